@@ -1,0 +1,21 @@
+"""Cleaning shared by every parser: arXiv text is hard-wrapped and categories mix in MSC/ACM codes."""
+
+import re
+
+_ARXIV_CATEGORY = re.compile(r"^[a-z][a-z\-]*(?:\.[A-Za-z][A-Za-z\-]*)?$")
+
+
+def squash(text: str | None) -> str:
+    """One line, single spaces: arXiv wraps titles and abstracts at ~80 columns."""
+    return " ".join((text or "").split())
+
+
+def arxiv_categories(values: list[str] | tuple[str, ...] | str) -> tuple[str, ...]:
+    """Only arXiv taxonomy terms (cs.CL, hep-th, math.AP), in order, without MSC or ACM classes."""
+    items = values.split() if isinstance(values, str) else values
+    seen: dict[str, None] = {}
+    for item in items:
+        item = item.strip()
+        if _ARXIV_CATEGORY.match(item):
+            seen.setdefault(item, None)
+    return tuple(seen)

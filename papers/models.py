@@ -1,0 +1,143 @@
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from pgvector.django import HnswIndex, VectorField
+
+from papers import identifiers
+from papers.querysets import AuthorshipQuerySet, PaperQuerySet
+
+
+class AuthorsText(models.Func):
+    """The author list as one string, through an IMMUTABLE SQL wrapper (see migration 0001) so a
+    generated column may use it: PostgreSQL's own array_to_string is only STABLE."""
+
+    function = "wovepaper_authors_text"
+    output_field = models.TextField()
+
+
+class Paper(models.Model):
+    arxiv_id = models.CharField(
+        max_length=40, unique=True, help_text="Without version: 2201.12423 or astro-ph/9901001."
+    )
+    version = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Latest version seen.")
+    title = models.TextField()
+    abstract = models.TextField(blank=True)
+    authors = ArrayField(models.TextField(), default=list, blank=True, help_text="Names as written, in order.")
+    categories = ArrayField(models.CharField(max_length=32), default=list, blank=True)
+    primary_category = models.CharField(max_length=32, blank=True, db_index=True)
+    published = models.DateField(help_text="First posted on arXiv.", db_index=True)
+    updated = models.DateField(null=True, blank=True)
+    doi = models.CharField(max_length=255, blank=True)
+    journal_ref = models.TextField(blank=True)
+    comments = models.TextField(blank=True)
+    license = models.URLField(max_length=255, blank=True)
+
+    cited_by_count = models.PositiveIntegerField(null=True, blank=True, help_text="Null until a source says.")
+    reference_count = models.PositiveIntegerField(
+        null=True, blank=True, help_text="All references, in the corpus or not; null until known."
+    )
+    citations_refreshed_at = models.DateTimeField(null=True, blank=True)
+    openalex_id = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    s2_id = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    search_vector = models.GeneratedField(
+        expression=SearchVector("title", weight="A", config="english")
+        + SearchVector("abstract", weight="B", config="english")
+        + SearchVector(AuthorsText("authors"), weight="C", config="simple"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    slug = models.SlugField(max_length=100, blank=True)
+
+    # Filled by a later analysis pass; null until a paper has been analysed.
+    analysed = models.DateTimeField(null=True, blank=True)
+    summary = models.TextField(null=True, blank=True)
+    topics = ArrayField(models.CharField(max_length=100), null=True, blank=True)
+    research_field = models.CharField(max_length=100, null=True, blank=True)
+    paper_type = models.CharField(max_length=50, null=True, blank=True)
+    novelty = models.TextField(null=True, blank=True)
+    significance_score = models.FloatField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = PaperQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-published", "-arxiv_id"]
+        indexes = [
+            GinIndex(fields=["search_vector"], name="paper_search_vector_gin"),
+            GinIndex(fields=["categories"], name="paper_categories_gin"),
+            HnswIndex(
+                name="paper_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            models.Index(F("cited_by_count").desc(nulls_last=True), name="paper_cited_by_count_desc"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.arxiv_id}: {self.title[:80]}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("papers:detail", kwargs={"arxiv_id": self.arxiv_id, "slug": self.slug})
+
+    @property
+    def abs_url(self) -> str:
+        return identifiers.abs_url(self.arxiv_id)
+
+    @property
+    def pdf_url(self) -> str:
+        return identifiers.pdf_url(self.arxiv_id)
+
+
+class Authorship(models.Model):
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="authorships")
+    position = models.PositiveSmallIntegerField(help_text="1-based, in the paper's author order.")
+    name = models.TextField(help_text="The name as written on the paper.")
+    normalised_name = models.TextField(db_index=True)
+    researcher = models.ForeignKey(
+        "researchers.Researcher",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="authorships",
+    )
+
+    objects = AuthorshipQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["paper", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["paper", "position"], name="authorship_unique_position"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="authorship_position_from_one"),
+        ]
+        indexes = [models.Index(fields=["researcher", "paper"], name="authorship_researcher_paper")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.position}) on {self.paper.arxiv_id}"
+
+
+class Citation(models.Model):
+    """One paper in the corpus citing another paper in the corpus."""
+
+    citing = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="references_out")
+    cited = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="citations_in")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["citing", "cited"], name="citation_unique_edge"),
+            models.CheckConstraint(condition=~Q(citing=F("cited")), name="citation_not_self"),
+        ]
+        indexes = [models.Index(fields=["cited", "citing"], name="citation_cited_citing")]
+
+    def __str__(self) -> str:
+        return f"{self.citing.arxiv_id} cites {self.cited.arxiv_id}"

@@ -1,0 +1,24 @@
+from celery import shared_task
+from django.conf import settings
+
+from papers.models import Paper
+from papers.services import papers_embed
+from wovepaper.queues import queue_length
+
+
+@shared_task(acks_late=True)
+def embed_papers(paper_ids: list[int]) -> int:
+    return papers_embed(paper_ids=paper_ids)
+
+
+@shared_task(acks_late=True)
+def embed_missing_papers(limit: int = 5000) -> int:
+    """Sweep: queue papers without vectors in batches (new harvests, the demo corpus). Skipped while
+    earlier batches are still waiting, so a long backlog is not queued twice."""
+    if queue_length("embed"):
+        return 0
+    ids = list(Paper.objects.without_embedding().order_by("-published").values_list("pk", flat=True)[:limit])
+    batch = settings.EMBEDDING_BATCH_SIZE * 4
+    for start in range(0, len(ids), batch):
+        embed_papers.delay(ids[start : start + batch])
+    return len(ids)

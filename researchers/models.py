@@ -1,0 +1,68 @@
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.db import models
+from django.urls import reverse
+
+from researchers.names import name_slug
+from researchers.querysets import ResearcherQuerySet
+
+
+class Researcher(models.Model):
+    display_name = models.TextField()
+    normalised_name = models.TextField(db_index=True)
+    openalex_id = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    s2_id = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    orcid = models.CharField(max_length=19, blank=True, help_text="0000-0002-1825-0097")
+    h_index = models.PositiveIntegerField(null=True, blank=True)
+    citation_count = models.PositiveIntegerField(null=True, blank=True)
+    works_count = models.PositiveIntegerField(
+        null=True, blank=True, help_text="All their works upstream, not only those here."
+    )
+    metrics_refreshed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ResearcherQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["display_name", "id"]
+        indexes = [
+            GinIndex(fields=["normalised_name"], opclasses=["gin_trgm_ops"], name="researcher_name_trgm"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def slug(self) -> str:
+        return name_slug(self.display_name)
+
+    @property
+    def has_upstream_identity(self) -> bool:
+        return bool(self.openalex_id or self.s2_id)
+
+    def get_absolute_url(self) -> str:
+        return reverse("researchers:detail", kwargs={"researcher_id": self.pk, "slug": self.slug})
+
+
+class ResearcherRedirect(models.Model):
+    """A researcher id that was absorbed into another; its URL answers 301 to the survivor forever."""
+
+    old_id = models.BigIntegerField(primary_key=True)
+    researcher = models.ForeignKey(Researcher, on_delete=models.CASCADE, related_name="absorbed_ids")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.old_id} → {self.researcher_id}"
+
+
+class Follow(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows")
+    researcher = models.ForeignKey(Researcher, on_delete=models.CASCADE, related_name="follows")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "researcher"], name="follow_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} follows {self.researcher}"

@@ -1,0 +1,94 @@
+"""A pytest plugin (`-p tests.services`, see pyproject.toml) that gives the session real services.
+
+It starts PostgreSQL with pgvector and Redis, from their wheels, in a temporary directory before
+pytest-django loads the settings, so DATABASE_URL and REDIS_URL point at them. A DATABASE_URL or REDIS_URL
+already in the environment is used instead (pytest-django then creates and drops `test_<name>` there).
+Run the suite with `python -m pytest` (or `make test`) so that this module is importable.
+"""
+
+import atexit
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from wovepaper.localservices import EmbeddedPostgres, EmbeddedRedis, free_port
+
+_session_dir = Path(tempfile.mkdtemp(prefix="wovepaper-tests-"))
+_postgres: EmbeddedPostgres | None = None
+_redis: EmbeddedRedis | None = None
+
+
+def _start_services() -> None:
+    global _postgres, _redis
+    if "DATABASE_URL" not in os.environ:
+        _postgres = EmbeddedPostgres(_session_dir / "postgres", free_port())
+        _postgres.start()
+        _postgres.create_database("wovepaper")
+        os.environ["DATABASE_URL"] = _postgres.url("wovepaper")
+    if "REDIS_URL" not in os.environ:
+        _redis = EmbeddedRedis(_session_dir / "redis", free_port(), persist=False)
+        _redis.start()
+        os.environ["REDIS_URL"] = _redis.url()
+    os.environ.setdefault("SECRET_KEY", "test-secret-key-" + "x" * 48)
+    os.environ.setdefault("HTTPS", "false")
+    os.environ["STATIC_ROOT"] = str(_session_dir / "static")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+
+def _stop_services() -> None:
+    if _redis is not None:
+        _redis.stop()
+    if _postgres is not None:
+        _postgres.stop()
+    import shutil
+
+    shutil.rmtree(_session_dir, ignore_errors=True)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests() -> None:
+    _start_services()
+    atexit.register(_stop_services)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collected_static_files() -> None:
+    """Pages render through the same hashed, compressed static files production serves."""
+    from django.core.management import call_command
+
+    call_command("collectstatic", "--noinput", verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    """Each test starts with an empty Redis cache (rate-limit counters, cached query vectors)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+def _server_url(database: str) -> str:
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{database}"
+
+
+@pytest.fixture
+def scratch_database() -> Iterator[str]:
+    """A new, empty database on the test server (its DATABASE_URL), dropped afterwards."""
+    import uuid
+
+    import psycopg
+    from psycopg import sql
+
+    name = f"scratch_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(_server_url("postgres"), autocommit=True) as connection:
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    yield _server_url(name)
+    with psycopg.connect(_server_url("postgres"), autocommit=True) as connection:
+        connection.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))

@@ -1,0 +1,45 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def manage(database_url: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=os.environ | {"DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_the_models_and_the_migrations_agree(scratch_database):
+    result = manage(scratch_database, "makemigrations", "--check", "--dry-run")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_it_migrates_an_empty_database_from_zero_and_back(scratch_database):
+    forward = manage(scratch_database, "migrate", "--noinput")
+    assert forward.returncode == 0, forward.stderr
+
+    with psycopg.connect(scratch_database) as connection:
+        extensions = {row[0] for row in connection.execute("SELECT extname FROM pg_extension")}
+        indexes = dict(connection.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'"))
+        generated = connection.execute(
+            "SELECT is_generated FROM information_schema.columns "
+            "WHERE table_name = 'papers_paper' AND column_name = 'search_vector'"
+        ).fetchone()
+    assert {"vector", "pg_trgm"} <= extensions
+    assert "USING hnsw (embedding vector_cosine_ops)" in indexes["paper_embedding_hnsw"]
+    assert "USING gin (search_vector)" in indexes["paper_search_vector_gin"]
+    assert "USING gin (normalised_name gin_trgm_ops)" in indexes["researcher_name_trgm"]
+    assert generated == ("ALWAYS",)
+
+    for app in ("harvest", "institutions", "papers", "researchers"):
+        backward = manage(scratch_database, "migrate", app, "zero", "--noinput")
+        assert backward.returncode == 0, backward.stderr

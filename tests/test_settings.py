@@ -1,0 +1,75 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from wovepaper.env import env_bool, env_email, env_int, env_list, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+PRODUCTION = {
+    "SECRET_KEY": "Zq8r0Yt3nLwP5vXk2Hs9Jd4Fb7Gc1Mx6Ne0Ua3Ri8Oy5Tw2Qz7Lp4Kv9Hj6Bf1Dg3Sm",
+    "ALLOWED_HOSTS": "wovepaper.org",
+    "SITE_URL": "https://wovepaper.org",
+    "DEBUG": "false",
+}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "SECRET_KEY"}} | env
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=environment, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("reader", "value", "message"),
+    [
+        (lambda: env_bool("FLAG", False), "False-ish", "FLAG must be true or false"),
+        (lambda: env_int("FLAG", 1), "ten", "FLAG must be a whole number"),
+        (lambda: env_int("FLAG", 1, minimum=1), "0", "FLAG must be at least 1"),
+        (lambda: env_url("FLAG", "http://x"), "ftp://example.org", "FLAG must be a URL"),
+        (lambda: env_email("FLAG", "a@b.org"), "not-an-address", "FLAG must be an e-mail address"),
+        (lambda: env_list("FLAG", ["a"]), " , ", "FLAG must list at least one value"),
+    ],
+)
+def test_each_reader_refuses_a_bad_value_naming_the_variable(monkeypatch, reader, value, message):
+    monkeypatch.setenv("FLAG", value)
+    with pytest.raises(ImproperlyConfigured, match=message):
+        reader()
+
+
+def test_the_string_false_is_false(monkeypatch):
+    monkeypatch.setenv("FLAG", "False")
+    assert env_bool("FLAG", True) is False
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("DEBUG", "maybe", "DEBUG must be true or false, got 'maybe'"),
+        ("DATABASE_URL", "mysql://db/wovepaper", "DATABASE_URL must be a URL starting with postgres://"),
+        ("REDIS_URL", "localhost:6379", "REDIS_URL must be a URL starting with redis://"),
+        ("CONTACT_EMAIL", "nobody", "CONTACT_EMAIL must be an e-mail address"),
+        ("SITE_URL", "wovepaper.org", "SITE_URL must be a URL starting with http://"),
+    ],
+)
+def test_start_up_stops_with_one_line_naming_a_bad_variable(variable, value, message):
+    result = manage("check", **(PRODUCTION | {variable: value}))
+    assert result.returncode != 0
+    assert result.stderr.strip().startswith(f"wovepaper: configuration error: {message}")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_start_up_refuses_to_run_without_a_secret_key_when_debug_is_off():
+    result = manage("check", **{k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"})
+    assert result.returncode != 0
+    assert result.stderr.strip() == "wovepaper: configuration error: SECRET_KEY must be set when DEBUG is false"
+
+
+def test_production_settings_pass_the_deployment_checklist():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout

