@@ -49,7 +49,7 @@ def get_model() -> SentenceTransformer:
 
     model = SentenceTransformer(model_location(), device="cpu")
     model.max_seq_length = settings.EMBEDDING_MAX_TOKENS
-    dimensions = model.get_sentence_embedding_dimension()
+    dimensions = model.get_embedding_dimension()
     if dimensions != settings.EMBEDDING_DIMENSIONS:
         raise RuntimeError(
             f"EMBEDDING_MODEL gives {dimensions}-dimensional vectors; the embedding column holds "

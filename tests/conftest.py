@@ -1,0 +1,150 @@
+"""Session-wide fixtures shared by every app's tests.
+
+One test database serves the whole session. Per-test data lives in a transaction that is rolled back;
+the fixtures below commit what they create (the demo corpus) and run real processes against the same
+database (gunicorn, a Celery worker), which see only committed rows. Do not use pytest-django's
+`transactional_db` or `live_server`: their flush would wipe the shared demo corpus. Use `live_site` and
+`celery_worker` instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from wovepaper.localservices import free_port, port_is_open
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+DEMO_LISTING_LIMIT = 1500  # + 200 Kaggle + 100 API papers: enough to rank against, quick to embed
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    django_test_environment: None, django_db_blocker: pytest.FixtureRequest, django_db_modify_db_settings: None
+) -> Iterator[None]:
+    """The test database, always: session fixtures (demo corpus, worker, live site) need it even when no
+    collected test is marked django_db. Nothing is serialized: no test uses serialized rollback."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        config = setup_databases(verbosity=0, interactive=False, aliases={"default"}, serialized_aliases=set())
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(config, verbosity=0)
+
+
+@dataclass(frozen=True)
+class DemoCorpus:
+    paper_count: int
+
+
+@pytest.fixture(scope="session")
+def demo_corpus(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> DemoCorpus:
+    """The real demo corpus (a slice of the listing, all else), committed and embedded, once a session."""
+    from django.core.management import call_command
+
+    from papers.models import Paper
+    from papers.services import papers_embed
+
+    with django_db_blocker.unblock():
+        call_command("load_demo", "--limit", str(DEMO_LISTING_LIMIT), "--no-embed", verbosity=0)
+        missing = list(Paper.objects.without_embedding().values_list("pk", flat=True))
+        for start in range(0, len(missing), 256):
+            papers_embed(paper_ids=missing[start : start + 256])
+        return DemoCorpus(paper_count=Paper.objects.count())
+
+
+def _process_env() -> dict[str, str]:
+    """The environment of a process that must use this session's test database."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return os.environ | {
+        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DJANGO_SETTINGS_MODULE": "wovepaper.settings",
+    }
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def live_site(demo_corpus: DemoCorpus) -> Iterator[str]:
+    """gunicorn serving the test database on a free port, for browsers and HTTP clients: its base URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "wovepaper.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", "2", "--threads", "4", "--log-level", "warning"],
+        cwd=BASE_DIR,
+        env=_process_env() | {"ALLOWED_HOSTS": "127.0.0.1,localhost"},
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not port_is_open(port):
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail("gunicorn did not start for the live site")
+        time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}"
+    _stop(process)
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup: None) -> Iterator[None]:
+    """A real Celery worker on the session's Redis and test database, consuming every queue."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "wovepaper", "worker", "--queues", "default,harvest,embed",
+         "--concurrency", "1", "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],
+        cwd=BASE_DIR,
+        env=_process_env(),
+    )  # fmt: skip
+    from wovepaper.celery import app
+
+    deadline = time.monotonic() + 90
+    while not app.control.ping(timeout=1):
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail("the Celery worker did not start")
+    yield
+    _stop(process)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright, one per session."""
+    if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
+        pytest.skip("browser tests need Debian's chromium (apt-get install chromium); `make test` installs it")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still sync.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )  # fmt: skip
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    """A fresh browser page (own cookies) for one test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    yield tab
+    context.close()
