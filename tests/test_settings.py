@@ -18,7 +18,8 @@ PRODUCTION = {
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "SECRET_KEY"}} | env
+    unset = {"DEBUG", "HTTPS", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}  # what a deployment would not have
+    environment = {k: v for k, v in os.environ.items() if k not in unset} | env
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=environment, capture_output=True, text=True
     )
