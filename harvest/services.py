@@ -107,3 +107,18 @@ def _replace_authorships(paper: Paper) -> None:
             authorship.name, authorship.normalised_name, authorship.researcher = name, normalised, None
             authorship.save(update_fields=["name", "normalised_name", "researcher"])
     Authorship.objects.bulk_create(new)
+
+
+FETCH_REQUEST_SECONDS = 60 * 60
+
+
+def paper_fetch_request(*, arxiv_id: str) -> bool:
+    """Someone asked for a paper we do not have: queue a fetch from the arXiv API, at most once an hour per
+    id (the claim is a Redis key, shared by every web process). True when a fetch is queued or pending."""
+    from django.core.cache import cache
+
+    from harvest.tasks import fetch_arxiv_ids
+
+    if cache.add(f"paper-fetch:{arxiv_id}", True, timeout=FETCH_REQUEST_SECONDS):
+        fetch_arxiv_ids.delay([arxiv_id])
+    return True

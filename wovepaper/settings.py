@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "wovepaper.urls"
@@ -122,6 +123,11 @@ CACHES = {
     }
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# Rate limits (django-ratelimit) count in the Redis cache, per client address; a blocked request gets 429.
+RATELIMIT_VIEW = "wovepaper.ratelimits.too_many_requests"
+RATELIMIT_IP_META_KEY = "wovepaper.ratelimits.client_ip"
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
