@@ -112,13 +112,12 @@ def _replace_authorships(paper: Paper) -> None:
 FETCH_REQUEST_SECONDS = 60 * 60
 
 
-def paper_fetch_request(*, arxiv_id: str) -> bool:
+def paper_fetch_request(*, arxiv_id: str) -> None:
     """Someone asked for a paper we do not have: queue a fetch from the arXiv API, at most once an hour per
-    id (the claim is a Redis key, shared by every web process). True when a fetch is queued or pending."""
+    id (the claim is a Redis key, shared by every web process)."""
     from django.core.cache import cache
 
     from harvest.tasks import fetch_arxiv_ids
 
     if cache.add(f"paper-fetch:{arxiv_id}", True, timeout=FETCH_REQUEST_SECONDS):
         fetch_arxiv_ids.delay([arxiv_id])
-    return True
