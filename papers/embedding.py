@@ -33,7 +33,10 @@ def model_location() -> str:
 def model_dimensions(location: str) -> int | None:
     """The output size a model directory declares, read without loading the model; None if unknown."""
     directory = Path(location)
-    for config, key in (("1_Pooling/config.json", "word_embedding_dimension"), ("config.json", "hidden_size")):
+    for config, key in (
+        ("1_Pooling/config.json", "word_embedding_dimension"),
+        ("config.json", "hidden_size"),
+    ):
         try:
             return int(json.loads((directory / config).read_text())[key])
         except (OSError, ValueError, KeyError):

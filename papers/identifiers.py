@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 _NEW_STYLE = r"(?P<new>\d{4}\.\d{4,5})"
 _OLD_STYLE = r"(?P<old>[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})"
-ARXIV_ID_PATTERN = re.compile(rf"^(?:arxiv:)?(?:{_NEW_STYLE}|{_OLD_STYLE})(?:v(?P<version>\d+))?$", re.IGNORECASE)
+ARXIV_ID_PATTERN = re.compile(
+    rf"^(?:arxiv:)?(?:{_NEW_STYLE}|{_OLD_STYLE})(?:v(?P<version>\d+))?$", re.IGNORECASE
+)
 # Inside a URL or free text: abs/ or pdf/ links, with an optional .pdf suffix.
 ARXIV_URL_PATTERN = re.compile(
     r"arxiv\.org/(?:abs|pdf|html)/(?P<id>(?:\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)",

@@ -26,7 +26,9 @@ class Paper(models.Model):
     version = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Latest version seen.")
     title = models.TextField()
     abstract = models.TextField(blank=True)
-    authors = ArrayField(models.TextField(), default=list, blank=True, help_text="Names as written, in order.")
+    authors = ArrayField(
+        models.TextField(), default=list, blank=True, help_text="Names as written, in order."
+    )
     categories = ArrayField(models.CharField(max_length=32), default=list, blank=True)
     primary_category = models.CharField(max_length=32, blank=True, db_index=True)
     published = models.DateField(help_text="First posted on arXiv.", db_index=True)

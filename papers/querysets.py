@@ -4,8 +4,11 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 from django.db.models import F, Prefetch
+from pgvector.django import CosineDistance
 
 if TYPE_CHECKING:
+    from institutions.models import Institution
+    from papers.models import Paper
     from researchers.models import Researcher
 
 
@@ -19,8 +22,34 @@ class PaperQuerySet(models.QuerySet):
     def by_researcher(self, researcher: Researcher) -> PaperQuerySet:
         return self.filter(authorships__researcher=researcher)
 
+    def by_institution(self, institution: Institution) -> PaperQuerySet:
+        """Papers with an author affiliated with the institution (each paper once)."""
+        from papers.models import Authorship
+
+        authored = Authorship.objects.filter(researcher__affiliations__institution=institution)
+        return self.filter(pk__in=authored.values("paper_id"))
+
     def in_category(self, category: str) -> PaperQuerySet:
         return self.filter(categories__contains=[category])
+
+    def references_of(self, paper: Paper) -> PaperQuerySet:
+        """The papers in the corpus that `paper` cites: what it builds on."""
+        return self.filter(citations_in__citing=paper)
+
+    def citations_of(self, paper: Paper) -> PaperQuerySet:
+        """The papers in the corpus that cite `paper`: what builds on it."""
+        return self.filter(references_out__cited=paper)
+
+    def similar_to(self, paper: Paper) -> PaperQuerySet:
+        """Nearest neighbours by embedding (cosine, through the HNSW index), nearest first."""
+        if paper.embedding is None:
+            return self.none()
+        return (
+            self.exclude(pk=paper.pk)
+            .filter(embedding__isnull=False)
+            .annotate(distance=CosineDistance("embedding", paper.embedding))
+            .order_by("distance")
+        )
 
     def without_embedding(self) -> PaperQuerySet:
         return self.filter(embedding__isnull=True)

@@ -5,7 +5,15 @@ from researchers.models import Follow, Researcher, ResearcherRedirect
 
 @admin.register(Researcher)
 class ResearcherAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "h_index", "citation_count", "works_count", "openalex_id", "s2_id", "orcid"]
+    list_display = [
+        "display_name",
+        "h_index",
+        "citation_count",
+        "works_count",
+        "openalex_id",
+        "s2_id",
+        "orcid",
+    ]
     search_fields = ["display_name", "normalised_name", "openalex_id", "s2_id", "orcid"]
     list_filter = [("openalex_id", admin.EmptyFieldListFilter), ("s2_id", admin.EmptyFieldListFilter)]
     readonly_fields = ["created_at", "updated_at", "metrics_refreshed_at"]

@@ -33,6 +33,9 @@ class Researcher(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
+    def get_absolute_url(self) -> str:
+        return reverse("researchers:detail", kwargs={"researcher_id": self.pk, "slug": self.slug})
+
     @property
     def slug(self) -> str:
         return name_slug(self.display_name)
@@ -40,9 +43,6 @@ class Researcher(models.Model):
     @property
     def has_upstream_identity(self) -> bool:
         return bool(self.openalex_id or self.s2_id)
-
-    def get_absolute_url(self) -> str:
-        return reverse("researchers:detail", kwargs={"researcher_id": self.pk, "slug": self.slug})
 
 
 class ResearcherRedirect(models.Model):

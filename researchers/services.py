@@ -53,8 +53,9 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
         return 0
     names = {row[2] for row in unmatched_rows}
     known_rows = list(
-        Authorship.objects.filter(_local_researchers(), normalised_name__in=names, researcher__isnull=False)
-        .values_list("id", "paper_id", "normalised_name", "researcher_id")
+        Authorship.objects.filter(
+            _local_researchers(), normalised_name__in=names, researcher__isnull=False
+        ).values_list("id", "paper_id", "normalised_name", "researcher_id")
     )
     paper_set = {row[1] for row in unmatched_rows} | {row[1] for row in known_rows}
     coauthors: dict[int, set[str]] = defaultdict(set)

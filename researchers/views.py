@@ -17,7 +17,9 @@ def researcher_index(request: HttpRequest) -> HttpResponse:
 def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None = None) -> HttpResponse:
     researcher = Researcher.objects.filter(pk=researcher_id).first()
     if researcher is None:
-        absorbed = get_object_or_404(ResearcherRedirect.objects.select_related("researcher"), old_id=researcher_id)
+        absorbed = get_object_or_404(
+            ResearcherRedirect.objects.select_related("researcher"), old_id=researcher_id
+        )
         return redirect(absorbed.researcher, permanent=True)
     if slug != researcher.slug:
         return redirect(researcher, permanent=True)

@@ -29,14 +29,18 @@ DEMO_LISTING_LIMIT = 1500  # + 200 Kaggle + 100 API papers: enough to rank again
 
 @pytest.fixture(scope="session")
 def django_db_setup(
-    django_test_environment: None, django_db_blocker: pytest.FixtureRequest, django_db_modify_db_settings: None
+    django_test_environment: None,
+    django_db_blocker: pytest.FixtureRequest,
+    django_db_modify_db_settings: None,
 ) -> Iterator[None]:
     """The test database, always: session fixtures (demo corpus, worker, live site) need it even when no
     collected test is marked django_db. Nothing is serialized: no test uses serialized rollback."""
     from django.test.utils import setup_databases, teardown_databases
 
     with django_db_blocker.unblock():
-        config = setup_databases(verbosity=0, interactive=False, aliases={"default"}, serialized_aliases=set())
+        config = setup_databases(
+            verbosity=0, interactive=False, aliases={"default"}, serialized_aliases=set()
+        )
     yield
     with django_db_blocker.unblock():
         teardown_databases(config, verbosity=0)
@@ -125,7 +129,9 @@ def celery_worker(django_db_setup: None) -> Iterator[None]:
 def browser() -> Iterator[object]:
     """Debian's Chromium driven by Playwright, one per session."""
     if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
-        pytest.skip("browser tests need Debian's chromium (apt-get install chromium); `make test` installs it")
+        pytest.skip(
+            "browser tests need Debian's chromium (apt-get install chromium); `make test` installs it"
+        )
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still sync.

@@ -29,7 +29,9 @@ def test_it_migrates_an_empty_database_from_zero_and_back(scratch_database):
 
     with psycopg.connect(scratch_database) as connection:
         extensions = {row[0] for row in connection.execute("SELECT extname FROM pg_extension")}
-        indexes = dict(connection.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'"))
+        indexes = dict(
+            connection.execute("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'")
+        )
         generated = connection.execute(
             "SELECT is_generated FROM information_schema.columns "
             "WHERE table_name = 'papers_paper' AND column_name = 'search_vector'"

@@ -67,7 +67,9 @@ def test_start_up_stops_with_one_line_naming_a_bad_variable(variable, value, mes
 def test_start_up_refuses_to_run_without_a_secret_key_when_debug_is_off():
     result = manage("check", **{k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"})
     assert result.returncode != 0
-    assert result.stderr.strip() == "wovepaper: configuration error: SECRET_KEY must be set when DEBUG is false"
+    assert (
+        result.stderr.strip() == "wovepaper: configuration error: SECRET_KEY must be set when DEBUG is false"
+    )
 
 
 def test_production_settings_pass_the_deployment_checklist():

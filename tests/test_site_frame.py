@@ -28,7 +28,10 @@ def test_every_page_has_the_frame_footer_and_site_json_ld(client):
                  "/llms.txt", "/openapi.json"):  # fmt: skip
         assert f'href="{link}"' in html
     assert "Not affiliated with arXiv. Researcher data from Semantic Scholar (ODC-BY) and OpenAlex." in html
-    assert '"@type":"WebSite"' in html and '"urlTemplate":"http://127.0.0.1:8000/search?q={search_term_string}"' in html
+    assert (
+        '"@type":"WebSite"' in html
+        and '"urlTemplate":"http://127.0.0.1:8000/search?q={search_term_string}"' in html
+    )
     assert '<main id="main"' in html and 'role="search"' in html
 
 
@@ -50,7 +53,11 @@ def test_paper_urls_redirect_to_the_canonical_one(client):
     paper = make_paper(title="Woven graphs")
     canonical = paper.get_absolute_url()
     assert canonical == f"/papers/{paper.arxiv_id}-woven-graphs"
-    for variant in (f"/papers/{paper.arxiv_id}", f"/papers/{paper.arxiv_id}v3", f"/papers/{paper.arxiv_id}-wrong"):
+    for variant in (
+        f"/papers/{paper.arxiv_id}",
+        f"/papers/{paper.arxiv_id}v3",
+        f"/papers/{paper.arxiv_id}-wrong",
+    ):
         response = client.get(variant)
         assert (response.status_code, response["Location"]) == (301, canonical)
     assert client.get(canonical).status_code == 200

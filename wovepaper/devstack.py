@@ -78,7 +78,9 @@ class Stack:
             say("using the PostgreSQL server named by DATABASE_URL")
         else:
             port = _port("WOVEPAPER_PG_PORT", 54320)
-            say(f"starting PostgreSQL 18 + pgvector on 127.0.0.1:{port} (data in {self.var_dir / 'postgres'})")
+            say(
+                f"starting PostgreSQL 18 + pgvector on 127.0.0.1:{port} (data in {self.var_dir / 'postgres'})"
+            )
             self.postgres = EmbeddedPostgres(self.var_dir / "postgres", port)
             self.postgres.start()
             self.postgres.create_database("wovepaper")
@@ -169,7 +171,7 @@ def main() -> int:
         deadline = time.monotonic() + 60
         while not port_is_open(web_port) and time.monotonic() < deadline:
             time.sleep(0.2)
-        say(f"ready: open http://127.0.0.1:{web_port}  (admin: manage.py createsuperuser; Ctrl-C stops everything)")
+        say(f"ready: open http://127.0.0.1:{web_port}  (Ctrl-C stops everything)")
         return stack.watch()
     except ServiceError as error:
         say(f"error: {error}")

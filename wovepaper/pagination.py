@@ -4,5 +4,5 @@ from django.http import HttpRequest
 
 
 def paginate(request: HttpRequest, queryset: QuerySet, per_page: int) -> Page:
-    """The requested page; a page number that is not a number gives the first page, one past the end the last."""
+    """The requested page: a page "number" that is not one gives the first page, one past the end the last."""
     return Paginator(queryset, per_page).get_page(request.GET.get("page"))

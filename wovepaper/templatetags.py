@@ -43,7 +43,10 @@ def site_jsonld() -> SafeString:
                     "publisher": {"@id": f"{site_url}/#organization"},
                     "potentialAction": {
                         "@type": "SearchAction",
-                        "target": {"@type": "EntryPoint", "urlTemplate": f"{site_url}/search?q={{search_term_string}}"},
+                        "target": {
+                            "@type": "EntryPoint",
+                            "urlTemplate": f"{site_url}/search?q={{search_term_string}}",
+                        },
                         "query-input": "required name=search_term_string",
                     },
                 },

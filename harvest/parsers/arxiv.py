@@ -28,7 +28,9 @@ OAI_ARXIV = "{http://arxiv.org/OAI/arXiv/}"
 OAI_ARXIV_RAW = "{http://arxiv.org/OAI/arXivRaw/}"
 
 # Refuse entity expansion and network access: the XML comes from outside.
-_XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_blank_text=True)
+_XML_PARSER = etree.XMLParser(
+    resolve_entities=False, no_network=True, huge_tree=False, remove_blank_text=True
+)
 
 
 class MalformedResponse(ValueError):
@@ -130,7 +132,9 @@ def parse_atom_feed(content: bytes) -> ParsedPage:
                     primary=primary.get("term", "") if primary is not None else "",
                     abstract=_text(entry.find(f"{ATOM}summary")),
                     authors=tuple(
-                        name for a in entry.iterfind(f"{ATOM}author") if (name := _text(a.find(f"{ATOM}name")))
+                        name
+                        for a in entry.iterfind(f"{ATOM}author")
+                        if (name := _text(a.find(f"{ATOM}name")))
                     ),
                     updated=_optional_date(_text(entry.find(f"{ATOM}updated"))),
                     doi=_text(entry.find(f"{ARXIV_ATOM}doi")),
@@ -273,8 +277,7 @@ def paper_from_kaggle(item: dict[str, Any]) -> PaperRecord:
         dates = [_rfc2822_date(v.get("created", "")) for v in versions]
         parsed_authors = item.get("authors_parsed") or []
         authors = [
-            squash(" ".join(p for p in (first, last, *rest) if p))
-            for last, first, *rest in parsed_authors
+            squash(" ".join(p for p in (first, last, *rest) if p)) for last, first, *rest in parsed_authors
         ] or split_author_string(item.get("authors") or "")
         return _record(
             raw_id=str(item["id"]),

@@ -12,7 +12,9 @@ pytestmark = pytest.mark.django_db
 
 def load_demo(*args: str) -> str:
     out = StringIO()
-    call_command("load_demo", "--limit", "300", "--no-embed", *args, stdout=out, stderr=StringIO(), verbosity=0)
+    call_command(
+        "load_demo", "--limit", "300", "--no-embed", *args, stdout=out, stderr=StringIO(), verbosity=0
+    )
     return out.getvalue()
 
 
@@ -26,7 +28,9 @@ def snapshot() -> tuple:
 
 def test_it_loads_real_papers_with_their_authors_in_order():
     summary = load_demo()
-    assert "600 created" in summary  # 300 from the listing, 200 from the Kaggle snapshot, 100 from the API feed
+    assert (
+        "600 created" in summary
+    )  # 300 from the listing, 200 from the Kaggle snapshot, 100 from the API feed
     paper = Paper.objects.get(arxiv_id="2504.21040")
     assert paper.title.startswith("Can a Large Language Model Assess Urban Design Quality?")
     assert paper.authors[:2] == ["Chenyi Cai", "Kosuke Kuriyama"]

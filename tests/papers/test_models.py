@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
+from django.contrib.postgres.search import SearchQuery
 from django.db import IntegrityError, connection
 from django.db.models import QuerySet
 from pgvector.django import CosineDistance
-from django.contrib.postgres.search import SearchQuery
 
 from papers.models import Authorship, Citation, Paper
 from tests.factories import make_paper
@@ -25,7 +25,9 @@ def test_it_refuses_a_second_paper_with_the_same_arxiv_id():
 
 
 def test_it_writes_the_weighted_search_vector():
-    paper = make_paper(title="Graph neural networks", abstract="We study message passing.", authors=["Ada Lovelace"])
+    paper = make_paper(
+        title="Graph neural networks", abstract="We study message passing.", authors=["Ada Lovelace"]
+    )
     with connection.cursor() as cursor:
         cursor.execute("SELECT search_vector::text FROM papers_paper WHERE id = %s", [paper.pk])
         (vector,) = cursor.fetchone()

@@ -34,7 +34,9 @@ def _atom(path: Path) -> Iterator[PaperRecord | str]:
     yield from (f"{path.name} entry {skip.position}: {skip.reason}" for skip in page.skipped)
 
 
-def _taking(items: Iterator[PaperRecord | str], problems: list[str], limit: int | None) -> Iterator[PaperRecord]:
+def _taking(
+    items: Iterator[PaperRecord | str], problems: list[str], limit: int | None
+) -> Iterator[PaperRecord]:
     """The records among the items, up to `limit`; the problems are set aside for the summary."""
     taken = 0
     for item in items:
@@ -51,7 +53,9 @@ def _pages(records: Iterator[PaperRecord]) -> Iterator[list[PaperRecord]]:
 
 
 class Command(BaseCommand):
-    help = "Load the real demo corpus shipped in harvest/demo_data (idempotent: a second run changes nothing)."
+    help = (
+        "Load the real demo corpus shipped in harvest/demo_data (idempotent: a second run changes nothing)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -59,7 +63,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--no-embed", action="store_true", help="Do not queue embeddings afterwards.")
         parser.add_argument(
-            "--if-empty", action="store_true", help="Do nothing when the corpus already has papers (make run)."
+            "--if-empty",
+            action="store_true",
+            help="Do nothing when the corpus already has papers (make run).",
         )
 
     def handle(self, *args: Any, limit: int | None, no_embed: bool, if_empty: bool, **options: Any) -> None:

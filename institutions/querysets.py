@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from django.db import models
+
+if TYPE_CHECKING:
+    from institutions.models import Institution
+
+ROR_ID = re.compile(r"^(?:https?://ror\.org/)?(0[a-z0-9]{6}[0-9]{2})/?$", re.IGNORECASE)
+
+
+def ror_id_from(text: str) -> str | None:
+    """The bare ROR id in `042nb2s44` or `https://ror.org/042nb2s44`; None when it is not one."""
+    match = ROR_ID.match(text.strip())
+    return match.group(1).lower() if match else None
+
+
+class InstitutionQuerySet(models.QuerySet):
+    def resolve(self, key: str) -> Institution | None:
+        """The institution an address names: its id, its ROR id (bare or as a URL), or its exact name."""
+        key = key.strip()
+        if key.isdigit():
+            return self.filter(pk=int(key)).first()
+        ror_id = ror_id_from(key)
+        if ror_id:
+            return self.filter(ror_id=ror_id).first()
+        return self.filter(name__iexact=key).order_by("id").first()

@@ -1,0 +1,60 @@
+"""The shared read questions every page and the API ask of the corpus."""
+
+import numpy as np
+import pytest
+
+from institutions.models import Affiliation, Institution
+from papers.models import Citation, Paper
+from researchers.models import Researcher
+from tests.factories import make_paper, make_researcher
+
+pytestmark = pytest.mark.django_db
+
+
+def unit(seed: int) -> np.ndarray:
+    vector = np.random.default_rng(seed).normal(size=384)
+    return vector / np.linalg.norm(vector)
+
+
+def test_it_answers_what_a_paper_builds_on_and_what_builds_on_it():
+    base, follow_up, unrelated = make_paper(), make_paper(), make_paper()
+    Citation.objects.create(citing=follow_up, cited=base)
+    assert list(Paper.objects.references_of(follow_up)) == [base]
+    assert list(Paper.objects.citations_of(base)) == [follow_up]
+    assert not Paper.objects.citations_of(unrelated).exists()
+
+
+def test_it_ranks_similar_papers_by_embedding_and_leaves_out_the_paper_itself():
+    anchor = make_paper(embedding=unit(1))
+    near = make_paper(embedding=unit(1) + 0.05 * unit(2))
+    far = make_paper(embedding=unit(3))
+    ranked = list(Paper.objects.similar_to(anchor).filter(pk__in=[near.pk, far.pk, anchor.pk]))
+    assert ranked == [near, far]
+    assert not Paper.objects.similar_to(make_paper()).exists()  # no embedding yet: nothing to compare
+
+
+def test_it_finds_papers_by_the_institution_of_their_authors():
+    institution = Institution.objects.create(name="University of Woven Studies", ror_id="042nb2s44")
+    member = make_researcher("Grace Hopper")
+    Affiliation.objects.create(researcher=member, institution=institution, last_known=True)
+    paper = make_paper(authors=[member, make_researcher("Ada Lovelace")])
+    make_paper()
+    assert list(Paper.objects.by_institution(institution)) == [paper]
+
+
+def test_it_resolves_an_institution_by_id_ror_or_exact_name():
+    institution = Institution.objects.create(name="Monash University", ror_id="02bfwt286")
+    for key in (str(institution.pk), "02bfwt286", "https://ror.org/02bfwt286", "monash university"):
+        assert Institution.objects.resolve(key) == institution
+    assert Institution.objects.resolve("https://ror.org/zzz") is None
+
+
+def test_it_matches_researcher_names_by_similarity_and_counts_their_papers():
+    exact = make_researcher("Dan Zhao")
+    close = make_researcher("Dan Zhou")
+    make_researcher("Grace Hopper")
+    make_paper(authors=[exact])
+    make_paper(authors=[exact, close])
+    matches = list(Researcher.objects.matching_name("dan zhao").with_paper_counts())
+    assert matches[0] == exact and matches[0].paper_count == 2
+    assert close in matches and all(m.display_name != "Grace Hopper" for m in matches)
