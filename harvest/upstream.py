@@ -157,6 +157,6 @@ class UpstreamClient:
                 delay = retry_after
             else:
                 delay = backoff_seconds(attempt)
-            logger.warning("%s: %s: %s; retrying in %.1f s", self.source, request, problem, delay)
+            logger.warning("%s: %s: %s; retrying in %.2f s", self.source, request, problem, delay)
             time.sleep(delay)
         raise AssertionError("unreachable: the last attempt returns or raises")
