@@ -66,8 +66,7 @@ class ArxivApiClient(UpstreamClient):
 
 class OpenAlexClient(UpstreamClient):
     WORK_FIELDS = (
-        "id,doi,ids,publication_year,primary_location,cited_by_count,referenced_works,"
-        "referenced_works_count,authorships"
+        "id,doi,ids,primary_location,cited_by_count,referenced_works,referenced_works_count,authorships"
     )
     AUTHOR_FIELDS = (
         "id,display_name,orcid,works_count,cited_by_count,summary_stats,affiliations,last_known_institutions"
@@ -110,7 +109,7 @@ class OpenAlexClient(UpstreamClient):
 
 
 class SemanticScholarClient(UpstreamClient):
-    PAPER_FIELDS = "paperId,externalIds,year,citationCount,referenceCount,authors,references.externalIds"
+    PAPER_FIELDS = "paperId,externalIds,citationCount,referenceCount,authors,references.externalIds"
     AUTHOR_FIELDS = "name,externalIds,hIndex,citationCount,paperCount"
 
     def __init__(self) -> None:

@@ -60,7 +60,9 @@ def institutions_upsert(*, records: Iterable[InstitutionRecord]) -> dict[str, In
     by_ror = {i.ror_id: i for i in existing if i.ror_id}
     result = {}
     for key, record in unique.items():
-        institution = by_openalex.get(record.openalex_id) or by_ror.get(record.ror_id)
+        institution = (record.openalex_id and by_openalex.get(record.openalex_id)) or (
+            record.ror_id and by_ror.get(record.ror_id)
+        )
         if institution is None:
             institution = Institution.objects.create(
                 name=record.name[:255],
@@ -85,8 +87,10 @@ def institutions_upsert(*, records: Iterable[InstitutionRecord]) -> dict[str, In
                     changed.append(name)
             if changed:
                 institution.save(update_fields=[*changed, "updated_at"])
-        by_openalex.setdefault(institution.openalex_id or "", institution)
-        by_ror.setdefault(institution.ror_id or "", institution)
+        if institution.openalex_id:
+            by_openalex.setdefault(institution.openalex_id, institution)
+        if institution.ror_id:
+            by_ror.setdefault(institution.ror_id, institution)
         result[key] = institution
     return result
 
@@ -236,7 +240,8 @@ def works_apply(*, works: Sequence[UpstreamWork]) -> Applied:
                 for record in work.authorships[index].institutions:
                     institution = institutions.get(_institution_key(record))
                     if institution is not None:
-                        _affiliate(researcher, institution, [work.year] if work.year else [])
+                        # The year of the paper as arXiv dates it: upstream years follow later venues.
+                        _affiliate(researcher, institution, [paper.published.year])
             if first_time:
                 applied.identified += 1
             elif changed:

@@ -1,7 +1,11 @@
 """Plain records parsed from upstream responses, before they become rows."""
 
 import datetime
+import re
 from dataclasses import dataclass
+
+# YYMM of a new-style id (2007.14454) or of the number of an old-style one (hep-th/9901001).
+_ID_MONTH = re.compile(r"^(?:[a-z][a-z\-]*(?:\.[A-Z]{2})?/)?(\d{2})(\d{2})")
 
 
 class RecordError(ValueError):
@@ -65,7 +69,6 @@ class UpstreamWork:
     source: str  # HarvestRun.Source value: "openalex" or "s2"
     upstream_id: str
     arxiv_id: str
-    year: int | None = None
     cited_by_count: int | None = None
     reference_count: int | None = None
     references: tuple[CitedWork, ...] = ()
@@ -91,3 +94,18 @@ class AuthorRecord:
     works_count: int | None = None
     affiliations: tuple[AffiliationRecord, ...] = ()
     last_known_institutions: tuple[InstitutionRecord, ...] = ()
+
+
+def posted_date(arxiv_id: str, claimed: datetime.date) -> datetime.date:
+    """The first-posted date of a paper known only from an upstream record. An arXiv id names the month
+    of first posting (2007.14454: July 2020); OpenAlex and Semantic Scholar sometimes date a preprint by a
+    later venue (word2vec, 1310.4546, is "2025-01-01" in OpenAlex), so a date outside that month gives way
+    to the month's first day."""
+    match = _ID_MONTH.match(arxiv_id)
+    if match is None:
+        return claimed
+    year, month = int(match.group(1)), int(match.group(2))
+    year += 1900 if year >= 91 else 2000  # arXiv began in 1991
+    if (claimed.year, claimed.month) == (year, month) or not 1 <= month <= 12:
+        return claimed
+    return datetime.date(year, month, 1)

@@ -21,6 +21,7 @@ from harvest.records import (
     RecordError,
     UpstreamAuthorship,
     UpstreamWork,
+    posted_date,
 )
 from institutions.querysets import ror_id_from
 from papers.identifiers import arxiv_id_from_doi, parse_arxiv_id
@@ -132,12 +133,10 @@ def openalex_work(item: dict[str, Any]) -> UpstreamWork:
     reference_count = optional_count(item.get("referenced_works_count"), f"{work_id}: referenced_works_count")
     if reference_count is None and isinstance(referenced, list):
         reference_count = len(referenced)
-    year = item.get("publication_year")
     return UpstreamWork(
         source=SOURCE,
         upstream_id=work_id,
         arxiv_id=arxiv_id,
-        year=year if isinstance(year, int) else None,
         cited_by_count=optional_count(item.get("cited_by_count"), f"{work_id}: cited_by_count"),
         reference_count=reference_count,
         references=references,
@@ -216,16 +215,10 @@ def paper_from_openalex_work(item: dict[str, Any]) -> PaperRecord:
         published = datetime.date.fromisoformat(str(item.get("publication_date")))
     except ValueError:
         raise RecordError(f"{work.upstream_id}: publication_date is not a date") from None
-    # A new-style id names the month of first posting; OpenAlex sometimes dates a preprint by a later
-    # venue (word2vec, 1310.4546, is "2025-01-01"): the id's month is then the better answer.
-    if re.match(r"^\d{4}\.", work.arxiv_id):
-        posted = datetime.date(2000 + int(work.arxiv_id[:2]), int(work.arxiv_id[2:4]), 1)
-        if (published.year, published.month) != (posted.year, posted.month):
-            published = posted
     return PaperRecord(
         arxiv_id=work.arxiv_id,
         title=title,
-        published=published,
+        published=posted_date(work.arxiv_id, published),
         abstract=abstract_from_inverted_index(item.get("abstract_inverted_index")),
         authors=tuple(a.raw_name or a.name for a in work.authorships),
     )

@@ -14,6 +14,7 @@ from harvest.records import (
     RecordError,
     UpstreamAuthorship,
     UpstreamWork,
+    posted_date,
 )
 from papers.identifiers import parse_arxiv_id
 
@@ -56,12 +57,10 @@ def s2_work(item: dict[str, Any], requested_arxiv_id: str | None = None) -> Upst
         for reference in item.get("references") or ()
         if isinstance(reference, dict) and (reference.get("paperId") or _arxiv_id_of(reference))
     )
-    year = item.get("year")
     return UpstreamWork(
         source=SOURCE,
         upstream_id=paper_id,
         arxiv_id=arxiv_id,
-        year=year if isinstance(year, int) else None,
         cited_by_count=optional_count(item.get("citationCount"), f"{paper_id}: citationCount"),
         reference_count=optional_count(item.get("referenceCount"), f"{paper_id}: referenceCount"),
         references=references,
@@ -140,7 +139,7 @@ def paper_from_s2(item: dict[str, Any]) -> PaperRecord:
     return PaperRecord(
         arxiv_id=work.arxiv_id,
         title=title,
-        published=published,
+        published=posted_date(work.arxiv_id, published),
         abstract=text_of(item.get("abstract")),
         authors=tuple(author.name for author in work.authorships),
     )
