@@ -42,11 +42,17 @@ def positive_int(value: str) -> int:
     return int(value)
 
 
-def progress_bar(description: str, unit: str, *, verbosity: int) -> tuple[tqdm, Progress]:
-    bar = tqdm(desc=description, unit=f" {unit}", disable=verbosity == 0, dynamic_ncols=True)
+def progress_bar(label: str, *, verbosity: int) -> tuple[tqdm, Progress]:
+    """A tqdm bar for a harvest; each stage (works, then authors…) starts it afresh with its own total."""
+    bar = tqdm(desc=label, unit=" items", disable=verbosity == 0, dynamic_ncols=True)
+    current = {"stage": ""}
 
-    def advance(done: int, total: int | None) -> None:
-        if total is not None and bar.total != total:
+    def advance(stage: str, done: int, total: int | None) -> None:
+        if stage != current["stage"]:
+            current["stage"] = stage
+            bar.reset(total=total)
+            bar.set_description(f"{label}: {stage}")
+        elif total is not None and bar.total != total:
             bar.total = total
             bar.refresh()
         bar.update(done)

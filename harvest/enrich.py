@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from harvest.models import UpstreamCheck, UpstreamReference
@@ -53,16 +54,14 @@ def institutions_upsert(*, records: Iterable[InstitutionRecord]) -> dict[str, In
         return {}
     openalex_ids = [r.openalex_id for r in unique.values() if r.openalex_id]
     ror_ids = [r.ror_id for r in unique.values() if r.ror_id]
-    existing = list(Institution.objects.filter(openalex_id__in=openalex_ids)) + list(
-        Institution.objects.filter(ror_id__in=ror_ids).exclude(openalex_id__in=openalex_ids)
-    )
+    existing = Institution.objects.filter(Q(openalex_id__in=openalex_ids) | Q(ror_id__in=ror_ids))
     by_openalex = {i.openalex_id: i for i in existing if i.openalex_id}
     by_ror = {i.ror_id: i for i in existing if i.ror_id}
     result = {}
     for key, record in unique.items():
-        institution = (record.openalex_id and by_openalex.get(record.openalex_id)) or (
-            record.ror_id and by_ror.get(record.ror_id)
-        )
+        institution = by_openalex.get(record.openalex_id) if record.openalex_id else None
+        if institution is None and record.ror_id:
+            institution = by_ror.get(record.ror_id)
         if institution is None:
             institution = Institution.objects.create(
                 name=record.name[:255],
@@ -81,8 +80,11 @@ def institutions_upsert(*, records: Iterable[InstitutionRecord]) -> dict[str, In
                 setattr(institution, name, getattr(record, name))
             for name in ("openalex_id", "ror_id"):
                 value = getattr(record, name)
-                taken = Institution.objects.filter(**{name: value}).exclude(pk=institution.pk).exists()
-                if value and not getattr(institution, name) and not taken:
+                if (
+                    value
+                    and not getattr(institution, name)
+                    and not Institution.objects.filter(**{name: value}).exclude(pk=institution.pk).exists()
+                ):
                     setattr(institution, name, value)
                     changed.append(name)
             if changed:
@@ -126,7 +128,10 @@ def _mark_last_known(researcher_ids: Iterable[int]) -> None:
 
 
 def _replace_references(paper: Paper, work: UpstreamWork) -> bool:
-    wanted = {(ref.upstream_id or f"arXiv:{ref.arxiv_id}", ref.arxiv_id) for ref in work.references}
+    # One row per cited work (a source may list a work twice).
+    wanted = set(
+        {(ref.upstream_id or f"arXiv:{ref.arxiv_id}")[:64]: ref.arxiv_id for ref in work.references}.items()
+    )
     current = set(
         UpstreamReference.objects.filter(citing=paper, source=work.source).values_list(
             "cited_upstream_id", "cited_arxiv_id"
@@ -136,9 +141,7 @@ def _replace_references(paper: Paper, work: UpstreamWork) -> bool:
         return False
     UpstreamReference.objects.filter(citing=paper, source=work.source).delete()
     UpstreamReference.objects.bulk_create(
-        UpstreamReference(
-            citing=paper, source=work.source, cited_upstream_id=key[:64], cited_arxiv_id=arxiv_id
-        )
+        UpstreamReference(citing=paper, source=work.source, cited_upstream_id=key, cited_arxiv_id=arxiv_id)
         for key, arxiv_id in wanted
     )
     # The edges out of this paper are rebuilt from all its references, of every source.

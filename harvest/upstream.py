@@ -41,6 +41,7 @@ class UpstreamError(Exception):
 @dataclass(frozen=True)
 class Fetched(Generic[Parsed]):
     page: Parsed
+    source: str
     request: str  # what was asked, secrets left out: for error messages and the run's record
 
 
@@ -121,7 +122,7 @@ class UpstreamClient:
         request = self.describe(method, path, all_params, json)
         content = self._send(method, f"{self.base_url}{path}", all_params, json, request)
         try:
-            return Fetched(parse(content), request)
+            return Fetched(parse(content), self.source, request)
         except MalformedResponse as error:
             raise UpstreamError(self.source, request, str(error)) from None
 

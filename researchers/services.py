@@ -154,6 +154,9 @@ UPSTREAM_ID_FIELDS = {"openalex": "openalex_id", "s2": "s2_id"}
 # name must carry the match on its own.
 SAME_POSITION_SIMILARITY = 0.5
 NAME_ONLY_SIMILARITY = 0.7
+# Where positions disagree, an author is looked for this far from their upstream position: enough for a
+# list that gained or lost a few names, and no quadratic search through a thousand-author collaboration.
+NAME_SEARCH_WINDOW = 25
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,7 @@ def pair_authorships(
         scored = [
             (_similarity(authorship, authors[index]), -abs(authorship.position - (index + 1)), authorship)
             for authorship in authorships
-            if authorship.pk not in taken
+            if authorship.pk not in taken and abs(authorship.position - (index + 1)) <= NAME_SEARCH_WINDOW
         ]
         if not scored:
             continue

@@ -99,7 +99,7 @@ def _list_records(
         record_skipped(recorder, OAI_SOURCE, fetched.request, where, page.skipped)
         token = page.resumption_token
         store_papers(recorder, page.records, {"resumption_token": token, "page": page_number})
-        progress(len(page.records) + len(page.skipped), page.complete_list_size)
+        progress("records", len(page.records) + len(page.skipped), page.complete_list_size)
         if not token:
             break
     through = until or timezone.now().date()
@@ -143,6 +143,6 @@ def arxiv_ids_fetch(
                 )
                 recorder.count(skipped=1)
             store_papers(recorder, fetched.page.records, {"done": start + len(batch)})
-            progress(len(batch), len(ids))
+            progress("papers", len(batch), len(ids))
         return finished(recorder)
     return recorder.summary

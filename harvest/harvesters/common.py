@@ -20,11 +20,12 @@ from researchers.services import researchers_group_by_names
 
 logger = logging.getLogger(__name__)
 
-# progress(advance, total): how many more items are done, and the total when the source says it.
-Progress = Callable[[int, int | None], None]
+# progress(stage, advance, total): in this stage ("records", "works", "authors"…), how many more items are
+# done, and the stage's total when it is known.
+Progress = Callable[[str, int, int | None], None]
 
 
-def no_progress(advance: int, total: int | None) -> None:
+def no_progress(stage: str, advance: int, total: int | None) -> None:
     """For scheduled runs, which nobody watches."""
 
 

@@ -21,10 +21,11 @@ from harvest.clients import (
 from harvest.enrich import authors_apply, checks_record, institutions_upsert, works_apply
 from harvest.harvesters.common import Progress, finished, guarded, locked, no_progress, record_skipped
 from harvest.models import HarvestRun, UpstreamCheck
+from harvest.parsers.jsonbody import UpstreamPage
 from harvest.querysets import due_for_check
 from harvest.records import UpstreamWork
 from harvest.runs import RunRecorder, Summary
-from harvest.upstream import UpstreamError
+from harvest.upstream import Fetched, UpstreamError
 from institutions.models import Institution
 from papers.models import Paper
 from researchers.models import Researcher
@@ -63,10 +64,16 @@ def _due_papers(source: str, limit: int, exclude: Sequence[int] = ()) -> list[tu
     return [tuple(row) for row in due.order_by("-published", "-id").values_list("pk", "arxiv_id")[:limit]]
 
 
-def _store_works(recorder: RunRecorder, works: Sequence[UpstreamWork], checkpoint: dict[str, Any]) -> None:
+def _store_works(
+    recorder: RunRecorder,
+    fetched: Fetched[UpstreamPage[UpstreamWork]],
+    where: str,
+    checkpoint: dict[str, Any],
+) -> None:
+    works = fetched.page.items
     if recorder.dry_run:
-        matched = Paper.objects.filter(arxiv_id__in=[w.arxiv_id for w in works])
-        recorder.count(created=matched.count(), skipped=len(works) - matched.count())
+        matched = Paper.objects.filter(arxiv_id__in=[w.arxiv_id for w in works]).count()
+        recorder.count(created=matched, skipped=len(works) - matched)
         return
     with transaction.atomic():
         applied = works_apply(works=works)
@@ -77,9 +84,7 @@ def _store_works(recorder: RunRecorder, works: Sequence[UpstreamWork], checkpoin
             skipped=len(applied.not_in_corpus) + len(applied.conflicts),
         )
         for conflict in applied.conflicts:
-            recorder.error(
-                source=recorder.run.get_source_display(), request="", position="", message=conflict
-            )
+            recorder.error(source=fetched.source, request=fetched.request, position=where, message=conflict)
         recorder.summary.extra["citations added"] += applied.citations_added
         recorder.summary.extra["researchers linked"] += len(applied.researchers)
         recorder.save(checkpoint)
@@ -116,14 +121,16 @@ def _openalex_works(recorder: RunRecorder, client: OpenAlexClient, limit: int, p
             more = page.next_cursor if page.items or page.skipped else None
             record_skipped(recorder, client.source, fetched.request, where, page.skipped)
             found |= {pk_of[work.arxiv_id] for work in page.items if work.arxiv_id in pk_of}
-            _store_works(recorder, page.items, {"stage": "works", "batch": batch, "cursor": more})
+            _store_works(recorder, fetched, where, {"stage": "works", "batch": batch, "cursor": more})
             cursor = more
         _close_batch(recorder, UpstreamCheck.Subject.PAPER, list(pk_of.values()), found, "works")
         cursor = "*"
-        progress(len(batch), total)
+        progress("works", len(batch), total)
 
 
-def _authors(recorder: RunRecorder, fetch: Any, source: str, batch_size: int, limit: int) -> None:
+def _authors(
+    recorder: RunRecorder, fetch: Any, source: str, batch_size: int, limit: int, progress: Progress
+) -> None:
     """Author profiles (metrics, ORCID, affiliations) of researchers this source has identified."""
     id_field = "openalex_id" if source == OPENALEX else "s2_id"
     identified = Researcher.objects.filter(**{f"{id_field}__isnull": False})
@@ -145,9 +152,12 @@ def _authors(recorder: RunRecorder, fetch: Any, source: str, batch_size: int, li
                 _close_batch(
                     recorder, UpstreamCheck.Subject.RESEARCHER, [pk for pk, _ in batch], found, "authors"
                 )
+        progress("authors", len(batch), len(rows))
 
 
-def _openalex_institutions(recorder: RunRecorder, client: OpenAlexClient, limit: int) -> None:
+def _openalex_institutions(
+    recorder: RunRecorder, client: OpenAlexClient, limit: int, progress: Progress
+) -> None:
     known = Institution.objects.filter(openalex_id__isnull=False)
     due = due_for_check(known, UpstreamCheck.Subject.INSTITUTION, OPENALEX)
     rows = list(due.order_by("id").values_list("pk", "openalex_id")[:limit])
@@ -165,6 +175,7 @@ def _openalex_institutions(recorder: RunRecorder, client: OpenAlexClient, limit:
                 _close_batch(
                     recorder, UpstreamCheck.Subject.INSTITUTION, [pk for pk, _ in batch], found, "done"
                 )
+        progress("institutions", len(batch), len(rows))
 
 
 def _s2_papers(recorder: RunRecorder, client: SemanticScholarClient, limit: int, progress: Progress) -> None:
@@ -175,10 +186,10 @@ def _s2_papers(recorder: RunRecorder, client: SemanticScholarClient, limit: int,
         where = _naming("papers", arxiv_ids)
         fetched = _fetch(lambda ids=arxiv_ids: client.papers(ids), where)
         record_skipped(recorder, client.source, fetched.request, where, fetched.page.skipped)
-        _store_works(recorder, fetched.page.items, {"stage": "papers"})
+        _store_works(recorder, fetched, where, {"stage": "papers"})
         found = {pk_of[work.arxiv_id] for work in fetched.page.items if work.arxiv_id in pk_of}
         _close_batch(recorder, UpstreamCheck.Subject.PAPER, list(pk_of.values()), found, "papers")
-        progress(len(batch), len(due))
+        progress("papers", len(batch), len(due))
 
 
 def _run(source: str, label: str, parameters: dict[str, Any], dry_run: bool, body: Any) -> Summary:
@@ -211,9 +222,9 @@ def openalex_enrich(
             if "works" in stages:
                 _openalex_works(recorder, client, limit, progress)
             if "authors" in stages:
-                _authors(recorder, client.authors, OPENALEX, OPENALEX_BATCH, limit)
+                _authors(recorder, client.authors, OPENALEX, OPENALEX_BATCH, limit, progress)
             if "institutions" in stages:
-                _openalex_institutions(recorder, client, limit)
+                _openalex_institutions(recorder, client, limit, progress)
 
     parameters = {"limit": limit, "stages": list(stages)}
     return _run(OPENALEX, "OpenAlex", parameters, dry_run, body)
@@ -231,7 +242,7 @@ def s2_enrich(
             if "papers" in stages:
                 _s2_papers(recorder, client, limit, progress)
             if "authors" in stages:
-                _authors(recorder, client.authors, S2, S2_AUTHOR_BATCH, limit)
+                _authors(recorder, client.authors, S2, S2_AUTHOR_BATCH, limit, progress)
 
     parameters = {"limit": limit, "stages": list(stages)}
     return _run(S2, "Semantic Scholar", parameters, dry_run, body)

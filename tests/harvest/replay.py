@@ -172,3 +172,11 @@ def with_resumption_token(page: bytes, token: str, complete_list_size: int) -> b
     list, so the test server writes the <resumptionToken> element that links them, as arXiv does."""
     element = f'<resumptionToken cursor="0" completeListSize="{complete_list_size}">{token}</resumptionToken>'
     return page.replace(b"</ListRecords>", element.encode() + b"\n</ListRecords>")
+
+
+def entity_list(*entities: bytes) -> Reply:
+    """The authors and institutions endpoints answer a filter with a list response; the recorded bodies
+    are single entities, so the server lists them the way OpenAlex does."""
+    results = [json.loads(entity) for entity in entities]
+    body = {"meta": {"count": len(results), "per_page": 200, "next_cursor": None}, "results": results}
+    return json_reply(json.dumps(body).encode())

@@ -13,9 +13,11 @@ from django.core.management.base import CommandError
 
 from harvest.models import HarvestRun
 from papers.models import Paper
+from researchers.models import Researcher
 from tests.conftest import BASE_DIR, _process_env
-from tests.factories import make_paper
-from tests.harvest.replay import fixture, json_reply, xml
+from tests.factories import make_paper, make_researcher
+from tests.harvest.replay import entity_list, fixture, json_reply, xml
+from tests.harvest.upstream_corpus import clean_slate
 
 SINGLE = fixture("arxiv/oai_pmh/ListRecords_arXiv_single.xml")  # 1401.2122
 
@@ -134,3 +136,19 @@ def test_embed_computes_missing_vectors_and_counts_them():
     paper.refresh_from_db()
     assert paper.embedding is not None and len(paper.embedding) == 384
     assert HarvestRun.objects.filter(source="embed", state="succeeded", created_count=missing).exists()
+
+
+@pytest.mark.django_db
+def test_harvest_metrics_refreshes_researchers_from_both_sources(replay):
+    clean_slate()  # no other researcher with an upstream id is due
+    make_researcher("Jason Priem", openalex_id="A5023888391")
+    replay.route("/openalex/authors", entity_list(fixture("openalex/author_A5023888391.json")))
+
+    output = harvest("metrics", "--limit", "10")
+
+    assert output.splitlines() == [
+        "OpenAlex authors: 0 new, 0 updated, 0 unchanged, 0 skipped, 1 author profiles, "
+        "1 researchers updated (succeeded)",
+        "Semantic Scholar authors: 0 new, 0 updated, 0 unchanged, 0 skipped (succeeded)",
+    ]
+    assert Researcher.objects.get(openalex_id="A5023888391").h_index == 17

@@ -14,7 +14,7 @@ from papers.models import Authorship, Citation, Paper
 from researchers.models import Researcher
 from researchers.services import researchers_group_by_names
 from tests.factories import make_researcher
-from tests.harvest.replay import Reply, fixture, json_reply
+from tests.harvest.replay import Reply, entity_list, fixture, json_reply
 from tests.harvest.upstream_corpus import clean_slate, corpus_paper
 
 pytestmark = pytest.mark.django_db
@@ -32,14 +32,6 @@ def serve_works(replay) -> None:
     replay.route("/openalex/works", json_reply(SEEDS), cursor="*")
     replay.route("/openalex/works", json_reply(CITED), cursor=SEEDS_NEXT)
     replay.route("/openalex/works", json_reply(EMPTY), cursor=CITED_NEXT)
-
-
-def entity_list(*entities: bytes) -> Reply:
-    """The authors and institutions endpoints answer a filter with a list response; the recorded bodies
-    are single entities, so the server lists them the way OpenAlex does."""
-    results = [json.loads(entity) for entity in entities]
-    body = {"meta": {"count": len(results), "per_page": 200, "next_cursor": None}, "results": results}
-    return json_reply(json.dumps(body).encode())
 
 
 def works_only(limit: int = 50):

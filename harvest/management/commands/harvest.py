@@ -96,7 +96,7 @@ class Command(OneLineErrorCommand):
             raise CommandError(f"--until {until} is before --from {from_date}")
         if from_date > timezone.now().date():
             raise CommandError(f"--from {from_date} is in the future")
-        bar, progress = progress_bar(f"arXiv {set_spec}", "records", verbosity=verbosity)
+        bar, progress = progress_bar(f"arXiv {set_spec}", verbosity=verbosity)
         with bar:
             summary = arxiv_oai_harvest(
                 set_spec=set_spec,
@@ -111,25 +111,28 @@ class Command(OneLineErrorCommand):
     def _arxiv_ids(
         self, *, dry_run: bool, verbosity: int, arxiv_ids: list[str], **_: Any
     ) -> list[tuple[str, Summary]]:
-        bar, progress = progress_bar("arXiv API", "papers", verbosity=verbosity)
+        bar, progress = progress_bar("arXiv API", verbosity=verbosity)
         with bar:
             summary = arxiv_ids_fetch(arxiv_ids=arxiv_ids, dry_run=dry_run, progress=progress)
         return [("arXiv API", summary)]
 
     def _openalex(self, *, dry_run: bool, verbosity: int, limit: int, **_: Any) -> list[tuple[str, Summary]]:
-        bar, progress = progress_bar("OpenAlex", "papers", verbosity=verbosity)
+        bar, progress = progress_bar("OpenAlex", verbosity=verbosity)
         with bar:
             summary = openalex_enrich(limit=limit, dry_run=dry_run, progress=progress)
         return [("OpenAlex", summary)]
 
     def _s2(self, *, dry_run: bool, verbosity: int, limit: int, **_: Any) -> list[tuple[str, Summary]]:
-        bar, progress = progress_bar("Semantic Scholar", "papers", verbosity=verbosity)
+        bar, progress = progress_bar("Semantic Scholar", verbosity=verbosity)
         with bar:
             summary = s2_enrich(limit=limit, dry_run=dry_run, progress=progress)
         return [("Semantic Scholar", summary)]
 
     def _metrics(self, *, dry_run: bool, verbosity: int, limit: int, **_: Any) -> list[tuple[str, Summary]]:
-        return [
-            ("OpenAlex authors", openalex_enrich(limit=limit, stages=("authors",), dry_run=dry_run)),
-            ("Semantic Scholar authors", s2_enrich(limit=limit, stages=("authors",), dry_run=dry_run)),
-        ]
+        summaries = []
+        for label, refresh in (("OpenAlex", openalex_enrich), ("Semantic Scholar", s2_enrich)):
+            bar, progress = progress_bar(label, verbosity=verbosity)
+            with bar:
+                summary = refresh(limit=limit, stages=("authors",), dry_run=dry_run, progress=progress)
+            summaries.append((f"{label} authors", summary))
+        return summaries

@@ -43,7 +43,7 @@ class Command(OneLineErrorCommand):
             return
         run = HarvestRun.objects.create(source=HarvestRun.Source.EMBED, parameters={"all": every_paper})
         started, embedded = time.monotonic(), 0
-        bar, progress = progress_bar("embeddings", "papers", verbosity=verbosity)
+        bar, progress = progress_bar("embeddings", verbosity=verbosity)
         with bar:
             for start in range(0, len(ids), batch_size):
                 batch = ids[start : start + batch_size]
@@ -54,7 +54,7 @@ class Command(OneLineErrorCommand):
                     embedded += papers_embed(paper_ids=batch)
                 run.created_count = embedded
                 run.save(update_fields=["created_count"])
-                progress(len(batch), len(ids))
+                progress("papers", len(batch), len(ids))
         run.state = HarvestRun.State.SUCCEEDED
         run.finished_at = timezone.now()
         run.save(update_fields=["state", "finished_at"])
