@@ -24,7 +24,6 @@ class UpstreamPage(Generic[Item]):
     items: list[Item] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     next_cursor: str | None = None
-    total: int | None = None
     not_found: list[str] = field(default_factory=list)  # requested ids the source does not know
 
 

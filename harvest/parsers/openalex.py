@@ -53,9 +53,7 @@ def _results(data: Any) -> tuple[list[Any], dict[str, Any]]:
 
 def _page(data: Any, parse_item: Any) -> UpstreamPage:
     results, meta = _results(data)
-    page: UpstreamPage = UpstreamPage(
-        next_cursor=meta.get("next_cursor") or None, total=meta.get("count") if "count" in meta else None
-    )
+    page: UpstreamPage = UpstreamPage(next_cursor=meta.get("next_cursor") or None)
     for position, item in enumerate(results, start=1):
         try:
             if not isinstance(item, dict):

@@ -11,10 +11,10 @@ from researchers.models import Researcher, ResearcherRedirect
 pytestmark = pytest.mark.django_db
 
 
-def load_demo(*args: str) -> str:
+def load_demo(*args: str, limit: int = 300) -> str:
     out = StringIO()
     call_command(
-        "load_demo", "--limit", "300", "--no-embed", *args, stdout=out, stderr=StringIO(), verbosity=0
+        "load_demo", "--limit", str(limit), "--no-embed", *args, stdout=out, stderr=StringIO(), verbosity=0
     )
     return out.getvalue()
 
@@ -79,7 +79,7 @@ def test_it_refuses_a_limit_below_one():
 
 
 def test_openalex_records_give_researchers_ids_orcids_and_institutions_with_ror_ids():
-    load_demo()
+    load_demo(limit=1)  # the upstream part is loaded whole
     survey = Paper.objects.get(arxiv_id="1806.03537")
     assert survey.title == "Diachronic word embeddings and semantic shifts: a survey"
     assert survey.abstract.startswith("Recent years have witnessed a surge of publications")
@@ -94,7 +94,7 @@ def test_openalex_records_give_researchers_ids_orcids_and_institutions_with_ror_
 
 
 def test_the_demo_has_citations_between_its_papers():
-    load_demo()
+    load_demo(limit=1)  # the upstream part is loaded whole
     citing = Paper.objects.get(arxiv_id="2007.14454")
     assert set(Paper.objects.references_of(citing).values_list("arxiv_id", flat=True)) == {
         "1806.03537",
@@ -106,7 +106,7 @@ def test_the_demo_has_citations_between_its_papers():
 
 
 def test_semantic_scholar_records_give_a_researcher_metrics_and_absorb_name_only_records(client):
-    load_demo()
+    load_demo(limit=1)  # the upstream part is loaded whole
     sommerville = Researcher.objects.get(s2_id="1711844")
     assert (sommerville.h_index, sommerville.works_count, sommerville.citation_count) == (57, 344, 14416)
     assert Paper.objects.by_researcher(sommerville).count() == 16
@@ -119,7 +119,7 @@ def test_semantic_scholar_records_give_a_researcher_metrics_and_absorb_name_only
 
 
 def test_ror_records_become_institutions():
-    load_demo()
+    load_demo(limit=1)  # the upstream part is loaded whole
     monash = Institution.objects.get(ror_id="02bfwt286")
     assert (monash.name, monash.country_code, monash.type, monash.homepage) == (
         "Monash University",
