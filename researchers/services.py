@@ -1,16 +1,21 @@
-"""Researcher identity without an upstream source, and merging two researchers into one."""
+"""Researcher identity: from arXiv names alone, from upstream sources (OpenAlex, Semantic Scholar) by
+author position, and merging two researchers into one."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from institutions.models import Affiliation
 from papers.models import Authorship
 from researchers.models import Follow, Researcher, ResearcherRedirect
+from researchers.names import normalise_name
 
 
 class _Components:
@@ -141,3 +146,172 @@ def researcher_absorb(*, survivor: Researcher, absorbed: Researcher) -> Research
             setattr(survivor, field, value)
         survivor.save(update_fields=[*upstream, "updated_at"])
     return survivor
+
+
+# Which Researcher field holds each source's author id.
+UPSTREAM_ID_FIELDS = {"openalex": "openalex_id", "s2": "s2_id"}
+# Names at the same position need only be compatible (a surname in common); without the position, a
+# name must carry the match on its own.
+SAME_POSITION_SIMILARITY = 0.5
+NAME_ONLY_SIMILARITY = 0.7
+# Where positions disagree, an author is looked for this far from their upstream position: enough for a
+# list that gained or lost a few names, and no quadratic search through a thousand-author collaboration.
+NAME_SEARCH_WINDOW = 25
+
+
+@dataclass(frozen=True)
+class UpstreamAuthor:
+    """An author of a paper as a source lists it, in the source's order."""
+
+    upstream_id: str  # empty when the source could not identify the author
+    names: tuple[str, ...]  # the source's name for the author, and the name as printed when it differs
+    orcid: str = ""
+
+
+def _ratio(first: str, second: str) -> float:
+    return SequenceMatcher(None, first, second).ratio()
+
+
+def name_similarity(first: str, second: str) -> float:
+    """How alike two person names are, 0 to 1: the family name carries it, the first initial helps.
+    'Jeffrey Dean' and 'Jay B. Dean' are close; 'Wei Wang' and 'Wei Zhang' are not."""
+    a, b = normalise_name(first).split(), normalise_name(second).split()
+    if not a or not b:
+        return 0.0
+    if a == b:
+        return 1.0
+    if sorted(a) == sorted(b):
+        return 0.95  # the same words in another order: Wang Wei, Wei Wang
+    surname = max(_ratio(a[-1], b[-1]), _ratio("".join(a[1:]), "".join(b[1:])) if a[1:] and b[1:] else 0)
+    surname = surname if surname >= 0.8 else 0.0
+    initial = 1.0 if a[0][0] == b[0][0] else 0.0
+    return min(0.9, 0.75 * surname + 0.25 * initial)
+
+
+def _similarity(authorship: Authorship, author: UpstreamAuthor) -> float:
+    return max((name_similarity(authorship.name, name) for name in author.names if name), default=0.0)
+
+
+def pair_authorships(
+    authorships: Sequence[Authorship], authors: Sequence[UpstreamAuthor]
+) -> dict[int, Authorship]:
+    """Which of the paper's authorships each upstream author (by index) is.
+
+    The position decides: the upstream author at position n is the arXiv author at position n when their
+    names are compatible. Only where positions disagree (an author list that is longer, shorter or in
+    another order upstream) does name similarity choose, the nearest position breaking ties."""
+    by_position = {authorship.position: authorship for authorship in authorships}
+    pairs: dict[int, Authorship] = {}
+    unresolved = []
+    for index, author in enumerate(authors):
+        candidate = by_position.get(index + 1)
+        if candidate is not None and _similarity(candidate, author) >= SAME_POSITION_SIMILARITY:
+            pairs[index] = candidate
+        else:
+            unresolved.append(index)
+    taken = {authorship.pk for authorship in pairs.values()}
+    for index in unresolved:
+        scored = [
+            (_similarity(authorship, authors[index]), -abs(authorship.position - (index + 1)), authorship)
+            for authorship in authorships
+            if authorship.pk not in taken and abs(authorship.position - (index + 1)) <= NAME_SEARCH_WINDOW
+        ]
+        if not scored:
+            continue
+        similarity, _closeness, best = max(scored, key=lambda item: (item[0], item[1]))
+        if similarity >= NAME_ONLY_SIMILARITY:
+            pairs[index] = best
+            taken.add(best.pk)
+    return pairs
+
+
+def _conflicts(first: Researcher, second: Researcher) -> bool:
+    """Two researchers that carry different ids of one source are different people, whatever their names."""
+    return any(
+        getattr(first, field) and getattr(second, field) and getattr(first, field) != getattr(second, field)
+        for field in UPSTREAM_ID_FIELDS.values()
+    )
+
+
+def _link(authorship: Authorship, field: str, author: UpstreamAuthor) -> Researcher:
+    # Re-read: an absorption earlier in this paper may have moved this authorship already.
+    current_id = Authorship.objects.filter(pk=authorship.pk).values_list("researcher_id", flat=True).get()
+    current = Researcher.objects.filter(pk=current_id).first() if current_id else None
+    owner = Researcher.objects.filter(**{field: author.upstream_id}).first()
+    if current is not None and getattr(current, field) == author.upstream_id:
+        researcher = current
+    elif current is not None and not getattr(current, field) and owner is None:
+        # The researcher this authorship already has takes on its upstream identity: same id, same URL.
+        setattr(current, field, author.upstream_id)
+        current.save(update_fields=[field, "updated_at"])
+        researcher = current
+    elif current is not None and not getattr(current, field) and not _conflicts(current, owner):
+        # Two records of one person. A researcher known from arXiv names only is absorbed into the one
+        # with the upstream identity; two upstream-identified ones (one per source) become one carrying
+        # both ids, the older id surviving. Either way the absorbed id redirects.
+        if not current.has_upstream_identity:
+            researcher = researcher_absorb(survivor=owner, absorbed=current)
+        else:
+            survivor, absorbed = sorted((current, owner), key=lambda r: r.pk)
+            researcher = researcher_absorb(survivor=survivor, absorbed=absorbed)
+    else:
+        # Unlinked, or linked to someone the source says is a different person: equal names never merge
+        # two upstream identities, so this authorship moves to its own researcher.
+        researcher = owner or Researcher.objects.create(
+            display_name=authorship.name,
+            normalised_name=authorship.normalised_name,
+            **{field: author.upstream_id},
+        )
+        Authorship.objects.filter(pk=authorship.pk).update(researcher=researcher)
+    if author.orcid and not researcher.orcid:
+        researcher.orcid = author.orcid
+        researcher.save(update_fields=["orcid", "updated_at"])
+    return researcher
+
+
+@transaction.atomic
+def researchers_link_upstream(
+    *, paper_id: int, source: str, authors: Sequence[UpstreamAuthor]
+) -> dict[int, Researcher]:
+    """Link a paper's authorships to researchers through a source's authorship list of the same paper.
+
+    Returns the researcher of each upstream author (by index) that could be placed. A researcher built
+    from arXiv names alone takes on the upstream id, or is absorbed into the researcher that has it; a
+    distinct upstream id always means a distinct researcher, even under an equal name."""
+    field = UPSTREAM_ID_FIELDS[source]
+    authorships = list(Authorship.objects.filter(paper_id=paper_id).order_by("position"))
+    linked = {}
+    for index, authorship in sorted(pair_authorships(authorships, authors).items()):
+        if authors[index].upstream_id:
+            linked[index] = _link(authorship, field, authors[index])
+    return linked
+
+
+def researcher_update_metrics(
+    *,
+    researcher: Researcher,
+    source: str,
+    h_index: int | None,
+    citation_count: int | None,
+    works_count: int | None,
+    orcid: str = "",
+) -> bool:
+    """Store an upstream author profile's metrics. OpenAlex is preferred: Semantic Scholar's numbers are
+    used only where OpenAlex has given none. Returns whether anything changed (metrics_refreshed_at says
+    when the metrics last changed)."""
+    if source != "openalex" and researcher.openalex_id and researcher.h_index is not None:
+        return False
+    values = {"h_index": h_index, "citation_count": citation_count, "works_count": works_count}
+    changed = [
+        name for name, value in values.items() if value is not None and getattr(researcher, name) != value
+    ]
+    if orcid and not researcher.orcid:
+        values["orcid"] = orcid
+        changed.append("orcid")
+    if not changed:
+        return False
+    for name in changed:
+        setattr(researcher, name, values[name])
+    researcher.metrics_refreshed_at = timezone.now()
+    researcher.save(update_fields=[*changed, "metrics_refreshed_at", "updated_at"])
+    return True

@@ -196,3 +196,39 @@ CELERY_BEAT_SCHEDULE = {
     # Papers without a vector (new harvests, the demo corpus) are embedded in the background.
     "embed-missing-papers": {"task": "papers.tasks.embed_missing_papers", "schedule": crontab(minute="*/5")},
 }
+
+# Harvesting. Politeness is shared by every worker through Redis: the minimum gap between two requests to
+# one source, and for arXiv a single connection at a time. Tests shrink the gaps and the back-off.
+ARXIV_MIN_INTERVAL_MS = env_int("ARXIV_MIN_INTERVAL_MS", 3000)  # arXiv asks for one request every 3 s
+OPENALEX_MIN_INTERVAL_MS = env_int("OPENALEX_MIN_INTERVAL_MS", 100)  # OpenAlex allows 10 a second
+S2_MIN_INTERVAL_MS = env_int("S2_MIN_INTERVAL_MS", 1000)  # Semantic Scholar: about one a second
+HARVEST_MAX_ATTEMPTS = env_int("HARVEST_MAX_ATTEMPTS", 5, minimum=1)  # per request, on 429/5xx/timeouts
+HARVEST_BACKOFF_MS = env_int("HARVEST_BACKOFF_MS", 2000)  # first retry waits about this, then doubles
+HARVEST_BACKOFF_MAX_MS = env_int("HARVEST_BACKOFF_MAX_MS", 120_000)
+HARVEST_RETRY_AFTER_MAX_SECONDS = env_int("HARVEST_RETRY_AFTER_MAX_SECONDS", 900)  # longer: give up for now
+ARXIV_HARVEST_SETS = env_list("ARXIV_HARVEST_SETS", ["cs"])  # OAI sets the daily harvest follows
+ARXIV_FIRST_HARVEST_DAYS = env_int("ARXIV_FIRST_HARVEST_DAYS", 2, minimum=1)  # when no run succeeded yet
+HARVEST_SWEEP_LIMIT = env_int("HARVEST_SWEEP_LIMIT", 2000, minimum=1)  # items per scheduled enrichment run
+
+CELERY_BEAT_SCHEDULE |= {
+    # New and updated arXiv papers, from the day of the last successful harvest (OAI-PMH updates nightly).
+    "arxiv-daily-harvest": {
+        "task": "harvest.tasks.harvest_arxiv_daily",
+        "schedule": crontab(hour=4, minute=0),
+    },
+    # Papers OpenAlex has not described yet, and counts older than a month: authors, citations.
+    "openalex-enrichment": {
+        "task": "harvest.tasks.enrich_openalex",
+        "schedule": crontab(hour="*/6", minute=20),
+    },
+    # Semantic Scholar fills what OpenAlex lacks: its author ids, counts and references.
+    "s2-enrichment": {
+        "task": "harvest.tasks.enrich_semantic_scholar",
+        "schedule": crontab(hour="*/6", minute=40),
+    },
+    # h-index, citations, works, ORCID and last-known institutions of researchers with an upstream id.
+    "researcher-metrics": {
+        "task": "harvest.tasks.refresh_researcher_metrics",
+        "schedule": crontab(hour=5, minute=30),
+    },
+}

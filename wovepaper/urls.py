@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("papers.urls")),
     path("", include("researchers.urls")),
     path("", include("institutions.urls")),
+    path("", include("harvest.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -17,7 +17,7 @@ from typing import Any
 from lxml import etree
 
 from harvest.parsers.text import arxiv_categories, squash
-from harvest.records import PaperRecord, RecordError
+from harvest.records import MalformedResponse, PaperRecord, RecordError
 from papers.identifiers import parse_arxiv_id
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -33,14 +33,11 @@ _XML_PARSER = etree.XMLParser(
 )
 
 
-class MalformedResponse(ValueError):
-    """The whole response is unusable (not XML, wrong root): the page is skipped or the run stops."""
-
-
 @dataclass
 class SkippedEntry:
     position: int
     reason: str
+    is_error: bool = True  # False for what is skipped by design (a record deleted upstream)
 
 
 @dataclass
@@ -167,7 +164,7 @@ def parse_oai_page(content: bytes) -> ParsedPage:
     for position, record in enumerate(root.iter(f"{OAI}record"), start=1):
         header = record.find(f"{OAI}header")
         if header is not None and header.get("status") == "deleted":
-            page.skipped.append(SkippedEntry(position, "deleted upstream"))
+            page.skipped.append(SkippedEntry(position, "deleted upstream", is_error=False))
             continue
         metadata = record.find(f"{OAI}metadata")
         try:

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from harvest.demo import upstream_demo_load
 from harvest.parsers.arxiv import paper_from_kaggle, paper_from_listing, parse_atom_feed
 from harvest.records import PaperRecord, RecordError
 from harvest.services import UpsertCounts, papers_upsert
@@ -88,6 +89,8 @@ class Command(BaseCommand):
                     touched += page_touched
                     progress.update(len(page))
         linked = researchers_group_by_names(paper_ids=touched) if touched else 0
+        upstream = upstream_demo_load()
+        touched += upstream.touched
         if touched and not no_embed:
             from papers.tasks import embed_missing_papers
 
@@ -97,4 +100,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"demo corpus: {counts.created} created, {counts.updated} updated, {counts.unchanged} unchanged, "
             f"{len(problems)} skipped; {linked} authorships linked to researchers"
+        )
+        self.stdout.write(
+            f"upstream demo: {upstream.papers.created} created, {upstream.papers.unchanged} unchanged papers "
+            "from OpenAlex and Semantic Scholar records; "
+            f"{upstream.researchers_linked} researchers identified upstream, "
+            f"{upstream.citations_added} citations added, {upstream.institutions} institutions from ROR"
         )

@@ -1,0 +1,28 @@
+"""Helpers for tests whose rows must be committed (a subprocess or the Celery worker has to see them):
+they start from, and leave behind, a database without the recorded papers they harvest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from harvest.models import HarvestRun
+from papers.models import Authorship, Paper
+from researchers.models import Researcher
+
+
+def forget_papers(arxiv_ids: Iterable[str], *, run_sources: Iterable[str] = ()) -> None:
+    arxiv_ids = list(arxiv_ids)
+    researcher_ids = set(
+        Authorship.objects.filter(paper__arxiv_id__in=arxiv_ids, researcher__isnull=False).values_list(
+            "researcher_id", flat=True
+        )
+    )
+    Paper.objects.filter(arxiv_id__in=arxiv_ids).delete()
+    Researcher.objects.filter(pk__in=researcher_ids, authorships__isnull=True).delete()
+    for source in run_sources:
+        for run in HarvestRun.objects.filter(source=source):
+            if (
+                set(run.parameters.get("ids", [])) & set(arxiv_ids)
+                or run.parameters.get("from") == "2017-12-14"
+            ):
+                run.delete()
