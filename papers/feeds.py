@@ -24,14 +24,15 @@ def _midnight_utc(day: datetime.date) -> datetime.datetime:
 
 
 class PaperFeed(Feed):
-    """Items are papers: their canonical page, first-posted date, authors and categories. Harvested text is
-    HTML-escaped, as feed readers render titles and descriptions as HTML."""
+    """Items are papers: their canonical page, first-posted date, authors and categories. A title is plain
+    text, as feedparser and most readers take RSS titles; a description is HTML by the RSS spec, so the
+    abstract is HTML-escaped there and reads as the text it is."""
 
     feed_type = Rss201rev2Feed
     language = "en"
 
     def item_title(self, paper: Paper) -> str:
-        return escape(paper.title)
+        return paper.title
 
     def item_description(self, paper: Paper) -> str:
         return escape(paper.abstract)

@@ -1,8 +1,8 @@
 """Template filters and tags for the Markdown twins of pages: `{% load markdown %}`.
 
 Markdown templates render with autoescape off, since HTML escaping would litter the text with entities;
-every harvested value goes through `md` instead, which keeps it one line of literal text: it cannot open a
-link, a code span or raw HTML, nor start a heading, list or quote.
+every harvested value goes through `md` (inline) or `md_block` (a paragraph) instead, which keep it one
+line of literal text: it cannot open a link, a code span or raw HTML, nor start a heading, list or quote.
 """
 
 import re
@@ -26,12 +26,18 @@ AUTHORS_SHOWN = 3
 
 @register.filter
 def md(value: object) -> str:
-    """Literal text on one line: whitespace collapsed, link, code and HTML openers escaped, and a leading
-    block marker (#, >, -, 1.) escaped so that the value cannot change the document's structure."""
+    """Literal inline text on one line: whitespace collapsed, and what could open a link, a code span or
+    raw HTML escaped."""
     text = " ".join(str(value).split())
     text = _BACKSLASH_BEFORE_PUNCTUATION.sub(r"\\\\", text)
-    text = _INLINE_SPECIALS.sub(r"\\\1", text)
-    text = _LEADING_MARKER.sub(r"\\\g<0>", text)
+    return _INLINE_SPECIALS.sub(r"\\\1", text)
+
+
+@register.filter
+def md_block(value: object) -> str:
+    """A paragraph of literal text: as `md`, and a leading #, >, - or 1. escaped so that it cannot start a
+    heading, a quote or a list."""
+    text = _LEADING_MARKER.sub(r"\\\g<0>", md(value))
     return _LEADING_ORDINAL.sub(r"\1\\\2", text)
 
 
