@@ -9,11 +9,26 @@ from papers.api import PaperOut
 from papers.models import Paper
 from researchers.api import ResearcherOut
 from researchers.models import Researcher
-from wovepaper.apischema import ERROR_RESPONSES, PageOut, Pagination, absolute, detail_response, page_of
+from wovepaper.apischema import (
+    ERROR_RESPONSES,
+    WITHOUT_NUL,
+    PageOut,
+    Pagination,
+    absolute,
+    detail_response,
+    page_of,
+)
 
 router = Router(tags=["institutions"])
 
-InstitutionKeyPath = Path[str, {"description": "Our id (`42`), a ROR id (`042nb2s44`) or the exact name."}]
+InstitutionKeyPath = Path[
+    str,
+    {
+        "description": "Our id (`42`), a ROR id (`042nb2s44`) or the exact name.",
+        "max_length": 255,
+        "pattern": WITHOUT_NUL,
+    },
+]
 
 
 class InstitutionOut(Schema):

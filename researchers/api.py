@@ -8,7 +8,15 @@ from institutions.models import Institution
 from papers.api import PaperOut
 from papers.models import Paper
 from researchers.models import Researcher, ResearcherRedirect
-from wovepaper.apischema import ERROR_RESPONSES, PageOut, Pagination, absolute, detail_response, page_of
+from wovepaper.apischema import (
+    ERROR_RESPONSES,
+    WITHOUT_NUL,
+    PageOut,
+    Pagination,
+    absolute,
+    detail_response,
+    page_of,
+)
 
 router = Router(tags=["researchers"])
 
@@ -72,6 +80,7 @@ class NameQuery(Pagination):
         ...,
         min_length=1,
         max_length=200,
+        pattern=WITHOUT_NUL,
         description="A name or part of one; accents and order are forgiven.",
     )
 

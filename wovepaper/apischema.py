@@ -20,6 +20,8 @@ JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 # Deep pages cost the database an ever longer OFFSET scan; filters narrow a list better than paging.
 MAX_PAGE = 1000
 MAX_PER_PAGE = 100
+# PostgreSQL text cannot hold NUL, so text parameters refuse it up front (400) instead of failing in SQL.
+WITHOUT_NUL = r"^[^\x00]*$"
 ERROR_CODES = {
     400: "bad_request",
     404: "not_found",

@@ -1,5 +1,4 @@
 from django.contrib import admin
-from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from institutions.feeds import InstitutionFeed
@@ -9,7 +8,7 @@ from papers.sitemaps import PaperSitemap
 from researchers.feeds import ResearcherFeed
 from researchers.sitemaps import ResearcherSitemap
 from wovepaper import api, crawlers, views
-from wovepaper.sitemaps import PageSitemap, sitemap_index
+from wovepaper.sitemaps import PageSitemap, sitemap_index, sitemap_section
 
 SITEMAPS = {
     "pages": PageSitemap,
@@ -32,7 +31,7 @@ urlpatterns = [
     path("robots.txt", crawlers.robots_txt, name="robots"),
     path("llms.txt", crawlers.llms_txt, name="llms"),
     path("sitemap.xml", sitemap_index, {"sitemaps": SITEMAPS}, name="sitemap"),
-    path("sitemaps/<slug:section>.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap-section"),
+    path("sitemaps/<slug:section>.xml", sitemap_section, {"sitemaps": SITEMAPS}, name="sitemap-section"),
     path("rss/latest.xml", LatestPapersFeed(), name="feed-latest"),
     path("rss/category/<str:category>.xml", CategoryFeed(), name="feed-category"),
     path("rss/researchers/<int:researcher_id>.xml", ResearcherFeed(), name="feed-researcher"),

@@ -99,3 +99,21 @@ def test_it_answers_a_cors_preflight_for_get(client):
         and "POST" not in response["Access-Control-Allow-Methods"]
     )
     assert "if-none-match" in response["Access-Control-Allow-Headers"]
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("/api/institutions/%00", 400),  # PostgreSQL text cannot hold NUL: refused before any SQL
+        ("/api/institutions/a%00b/papers", 400),
+        ("/api/researchers?name=a%00b", 400),
+        ("/api/papers?category=cs%00", 400),
+        ("/api/papers/2201.12423%00", 404),
+        ("/api/researchers/99999999999999999999999", 404),  # past bigint
+        ("/api/institutions/" + "x" * 300, 400),
+    ],
+)
+def test_hostile_parameters_get_a_clear_4xx_not_a_500(client, url, status):
+    response = client.get(url)
+    assert response.status_code == status
+    assert json.loads(response.content)["status"] == status
