@@ -66,6 +66,23 @@ def institution_or_404(key: str) -> Institution:
 
 
 @router.get(
+    "/{key}",
+    response={200: InstitutionOut, 304: None, **ERROR_RESPONSES},
+    url_name="institution",
+    summary="One institution",
+)
+def institution_detail(request: HttpRequest, key: InstitutionKeyPath) -> HttpResponse:
+    """An institution by our id, its ROR id or its exact name. Answers 304 to a matching If-None-Match or
+    If-Modified-Since."""
+    institution = institution_or_404(key)
+    institution.researcher_count = institution.affiliations.count()
+    institution.paper_count = Paper.objects.by_institution(institution).count()
+    return detail_response(
+        request, InstitutionOut.from_orm(institution), last_modified=institution.updated_at
+    )
+
+
+@router.get(
     "/{key}/researchers",
     response={200: PageOut[ResearcherOut], **ERROR_RESPONSES},
     url_name="institution-researchers",
@@ -93,21 +110,4 @@ def institution_papers(
     institution = institution_or_404(key)
     return page_of(
         request, Paper.objects.by_institution(institution).newest_first().with_authors(), pagination
-    )
-
-
-@router.get(
-    "/{key}",
-    response={200: InstitutionOut, 304: None, **ERROR_RESPONSES},
-    url_name="institution",
-    summary="One institution",
-)
-def institution_detail(request: HttpRequest, key: InstitutionKeyPath) -> HttpResponse:
-    """An institution by our id, its ROR id or its exact name. Answers 304 to a matching If-None-Match or
-    If-Modified-Since."""
-    institution = institution_or_404(key)
-    institution.researcher_count = institution.affiliations.count()
-    institution.paper_count = Paper.objects.by_institution(institution).count()
-    return detail_response(
-        request, InstitutionOut.from_orm(institution), last_modified=institution.updated_at
     )

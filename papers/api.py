@@ -149,6 +149,12 @@ def paper_or_404(arxiv_id: str, queryset: PaperQuerySet) -> Paper:
     return paper
 
 
+@router.get("", response={200: PageOut[PaperOut], **ERROR_RESPONSES}, url_name="papers", summary="Papers")
+def paper_list(request: HttpRequest, filters: Query[PaperFilters]) -> dict[str, object]:
+    """Every paper in the corpus, newest or most cited first, narrowed by category, years and citations."""
+    return page_of(request, filtered_papers(filters), filters)
+
+
 # The sub-resources come before the detail: an old-style id has a slash, so the detail's {path:…} would
 # otherwise swallow "…/references".
 @router.get(
@@ -206,9 +212,3 @@ def paper_detail(request: HttpRequest, arxiv_id: ArxivIdPath) -> HttpResponse:
     paper = paper_or_404(arxiv_id, Paper.objects.with_authors())
     changes = [paper.updated_at] + [a.researcher.updated_at for a in paper.authorships.all() if a.researcher]
     return detail_response(request, PaperOut.from_orm(paper), last_modified=max(changes))
-
-
-@router.get("", response={200: PageOut[PaperOut], **ERROR_RESPONSES}, url_name="papers", summary="Papers")
-def paper_list(request: HttpRequest, filters: Query[PaperFilters]) -> dict[str, object]:
-    """Every paper in the corpus, newest or most cited first, narrowed by category, years and citations."""
-    return page_of(request, filtered_papers(filters), filters)

@@ -99,19 +99,14 @@ def researcher_or_redirect(researcher_id: int, url_name: str) -> Researcher | Ht
 
 
 @router.get(
-    "/{int:researcher_id}/papers",
-    response={200: PageOut[PaperOut], **REDIRECT_RESPONSE, **ERROR_RESPONSES},
-    url_name="researcher-papers",
-    summary="A researcher's papers",
+    "",
+    response={200: PageOut[ResearcherOut], **ERROR_RESPONSES},
+    url_name="researchers",
+    summary="Find researchers by name",
 )
-def researcher_papers(
-    request: HttpRequest, researcher_id: int, pagination: Query[Pagination]
-) -> dict[str, object] | HttpResponse:
-    """Their papers in the corpus, newest first."""
-    researcher = researcher_or_redirect(researcher_id, "api:researcher-papers")
-    if isinstance(researcher, HttpResponse):
-        return researcher
-    return page_of(request, Paper.objects.by_researcher(researcher).newest_first().with_authors(), pagination)
+def researcher_search(request: HttpRequest, query: Query[NameQuery]) -> dict[str, object]:
+    """Researchers whose name is like `name`, most alike first."""
+    return page_of(request, Researcher.objects.matching_name(query.name).with_paper_counts(), query)
 
 
 @router.get(
@@ -138,11 +133,16 @@ def researcher_detail(request: HttpRequest, researcher_id: int) -> HttpResponse:
 
 
 @router.get(
-    "",
-    response={200: PageOut[ResearcherOut], **ERROR_RESPONSES},
-    url_name="researchers",
-    summary="Find researchers by name",
+    "/{int:researcher_id}/papers",
+    response={200: PageOut[PaperOut], **REDIRECT_RESPONSE, **ERROR_RESPONSES},
+    url_name="researcher-papers",
+    summary="A researcher's papers",
 )
-def researcher_search(request: HttpRequest, query: Query[NameQuery]) -> dict[str, object]:
-    """Researchers whose name is like `name`, most alike first."""
-    return page_of(request, Researcher.objects.matching_name(query.name).with_paper_counts(), query)
+def researcher_papers(
+    request: HttpRequest, researcher_id: int, pagination: Query[Pagination]
+) -> dict[str, object] | HttpResponse:
+    """Their papers in the corpus, newest first."""
+    researcher = researcher_or_redirect(researcher_id, "api:researcher-papers")
+    if isinstance(researcher, HttpResponse):
+        return researcher
+    return page_of(request, Paper.objects.by_researcher(researcher).newest_first().with_authors(), pagination)
