@@ -19,7 +19,6 @@ from institutions.api import router as institutions_router
 from papers.api import router as papers_router
 from researchers.api import router as researchers_router
 from wovepaper.apischema import JSON_CONTENT_TYPE, error_response
-from wovepaper.ratelimits import RETRY_AFTER_SECONDS
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +35,19 @@ institutions, woven together by citations and similarity.
 """
 
 
+# django-ratelimit's periods: the name for people, and the window's length.
+RATE_PERIODS = {"s": ("second", 1), "m": ("minute", 60), "h": ("hour", 3600), "d": ("day", 86400)}
+
+
 def rate_in_words(rate: str) -> str:
-    """300/m → 300 requests a minute."""
+    """600/m → 600 requests a minute."""
     count, period = rate.split("/")
-    return f"{count} requests a {dict(s='second', m='minute', h='hour', d='day')[period]}"
+    return f"{count} requests a {RATE_PERIODS[period][0]}"
+
+
+def retry_after_seconds(rate: str) -> int:
+    """The whole window: django-ratelimit counts in fixed windows, so by then the count has started over."""
+    return RATE_PERIODS[rate.split("/")[1]][1]
 
 
 class OwnSwagger(Swagger):
@@ -75,7 +83,7 @@ def rate_limited(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                 429,
                 f"Too many requests: at most {settings.API_RATE_LIMIT} per client address. Try again later.",
             )
-            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            response["Retry-After"] = str(retry_after_seconds(settings.API_RATE_LIMIT))
             return response
         return run(request, *args, **kwargs)
 

@@ -63,6 +63,9 @@ def test_it_limits_each_client_address_and_answers_429_with_retry_after(client, 
     assert "3/m" in body["message"]
     assert client.get("/api/papers", REMOTE_ADDR="192.0.2.7").status_code == 200  # another address
     assert client.get("/about").status_code == 200  # pages have their own limits
+    settings.API_RATE_LIMIT = "1/h"
+    assert client.get("/api/papers", REMOTE_ADDR="192.0.2.8").status_code == 200
+    assert client.get("/api/papers", REMOTE_ADDR="192.0.2.8")["Retry-After"] == "3600"
 
 
 def test_it_lets_any_origin_read_with_get(client):
