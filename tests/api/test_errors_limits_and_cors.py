@@ -6,6 +6,7 @@ import pytest
 from django.http import HttpResponseServerError
 from django.test import RequestFactory
 
+from tests.test_settings import PRODUCTION, manage
 from wovepaper.api import api, json_error_bodies
 from wovepaper.apischema import ErrorOut
 
@@ -120,3 +121,9 @@ def test_hostile_parameters_get_a_clear_4xx_not_a_500(client, url, status):
     response = client.get(url)
     assert response.status_code == status
     assert json.loads(response.content)["status"] == status
+
+
+def test_a_rate_limit_setting_it_cannot_read_stops_start_up_naming_it():
+    result = manage("check", API_RATE_LIMIT="lots", **PRODUCTION)
+    assert result.returncode != 0
+    assert "API_RATE_LIMIT must look like 600/m (per s, m, h or d), got 'lots'" in result.stderr
