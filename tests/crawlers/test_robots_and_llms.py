@@ -17,7 +17,7 @@ def test_robots_allows_pages_points_to_the_sitemap_and_keeps_out_of_accounts_and
     lines = response.content.decode().splitlines()
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     assert "User-agent: *" in lines and "Allow: /" in lines
-    for rule in ("Disallow: /search?", "Disallow: /account", "Disallow: /admin/"):
+    for rule in ("Disallow: /search?", "Disallow: /account", "Disallow: /admin/", "Disallow: /harvest/"):
         assert rule in lines
     assert f"Sitemap: {SITE}/sitemap.xml" in lines
     assert not any(line == "Disallow: /" or line.startswith("Disallow: /papers") for line in lines)
