@@ -4,9 +4,11 @@ import re
 from typing import TYPE_CHECKING
 
 from django.db import models
+from django.db.models import F
 
 if TYPE_CHECKING:
     from institutions.models import Institution
+    from researchers.models import Researcher
 
 ROR_ID = re.compile(r"^(?:https?://ror\.org/)?(0[a-z0-9]{6}[0-9]{2})/?$", re.IGNORECASE)
 
@@ -27,3 +29,12 @@ class InstitutionQuerySet(models.QuerySet):
         if ror_id:
             return self.filter(ror_id=ror_id).first()
         return self.filter(name__iexact=key).order_by("id").first()
+
+    def of_researcher(self, researcher: Researcher) -> InstitutionQuerySet:
+        """The researcher's institutions, annotated with `last_known` and `years` of the affiliation:
+        the current ones first."""
+        return (
+            self.filter(affiliations__researcher=researcher)
+            .annotate(last_known=F("affiliations__last_known"), years=F("affiliations__years"))
+            .order_by("-last_known", "name", "id")
+        )

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import models
-from django.db.models import F, Prefetch
+from django.db.models import Count, F, Prefetch
 from pgvector.django import CosineDistance
 
 if TYPE_CHECKING:
@@ -50,6 +50,18 @@ class PaperQuerySet(models.QuerySet):
             .annotate(distance=CosineDistance("embedding", paper.embedding))
             .order_by("distance")
         )
+
+    def field_counts(self, limit: int = 5) -> list[tuple[str, int]]:
+        """The commonest primary categories among these papers, with their paper counts, commonest first:
+        the fields of a researcher's or an institution's work."""
+        rows = (
+            self.exclude(primary_category="")
+            .order_by()
+            .values_list("primary_category")
+            .annotate(papers=Count("pk", distinct=True))
+            .order_by("-papers", "primary_category")
+        )
+        return list(rows[:limit])
 
     def without_embedding(self) -> PaperQuerySet:
         return self.filter(embedding__isnull=True)

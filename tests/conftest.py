@@ -143,6 +143,12 @@ def browser() -> Iterator[object]:
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"],
         )  # fmt: skip
         yield instance
+        # While Playwright's loop runs, Django keeps this thread's database connections apart (asgiref's
+        # Local acts as a context variable under a running loop); close those now, while they can still be
+        # reached, or the test database cannot be dropped at the end of the session.
+        from django.db import connections
+
+        connections.close_all()
         instance.close()
 
 

@@ -5,6 +5,7 @@ wovepaper.env. The defaults are safe (DEBUG off, HTTPS on when DEBUG is off) and
 PostgreSQL and Redis that `make run` starts under var/.
 """
 
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -72,9 +73,13 @@ INSTALLED_APPS = [
     "researchers",
     "institutions",
     "harvest",
+    "django.contrib.sitemaps",
+    "corsheaders",
+    "ninja",  # its Swagger UI is then served from our own static files, not a CDN
 ]
 
 MIDDLEWARE = [
+    "corsheaders.middleware.CorsMiddleware",  # first, so preflights and early answers carry CORS headers
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -85,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
+    "wovepaper.api.json_error_bodies",
 ]
 
 ROOT_URLCONF = "wovepaper.urls"
@@ -102,7 +108,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "wovepaper.context_processors.site",
             ],
-            "libraries": {"wovepaper": "wovepaper.templatetags"},
+            "libraries": {"wovepaper": "wovepaper.templatetags", "markdown": "wovepaper.markdown"},
         },
     },
 ]
@@ -128,6 +134,19 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 RATELIMIT_VIEW = "wovepaper.ratelimits.too_many_requests"
 RATELIMIT_IP_META_KEY = "wovepaper.ratelimits.client_ip"
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
+# The JSON API's limit per client address, in django-ratelimit's notation: requests / s, m, h or d.
+API_RATE_LIMIT = env_str("API_RATE_LIMIT", "600/m")
+if not re.fullmatch(r"[1-9]\d*/[smhd]", API_RATE_LIMIT):
+    raise ImproperlyConfigured(
+        f"API_RATE_LIMIT must look like 600/m (per s, m, h or d), got {API_RATE_LIMIT!r}"
+    )
+
+# Anyone may read the API, its description and the feeds from a browser on another origin; nothing else.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_URLS_REGEX = r"^/(api/.*|openapi\.json|rss/.*)$"
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["accept", "if-none-match", "if-modified-since", "user-agent"]
+CORS_EXPOSE_HEADERS = ["ETag", "Last-Modified", "Retry-After"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,7 +1,21 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from wovepaper import views
+from institutions.feeds import InstitutionFeed
+from institutions.sitemaps import InstitutionSitemap
+from papers.feeds import CategoryFeed, LatestPapersFeed
+from papers.sitemaps import PaperSitemap
+from researchers.feeds import ResearcherFeed
+from researchers.sitemaps import ResearcherSitemap
+from wovepaper import api, crawlers, views
+from wovepaper.sitemaps import PageSitemap, sitemap_index, sitemap_section
+
+SITEMAPS = {
+    "pages": PageSitemap,
+    "papers": PaperSitemap,
+    "researchers": ResearcherSitemap,
+    "institutions": InstitutionSitemap,
+}
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +29,17 @@ urlpatterns = [
     path("", include("institutions.urls")),
     path("", include("harvest.urls")),
     path("admin/", admin.site.urls),
+    path("robots.txt", crawlers.robots_txt, name="robots"),
+    path("llms.txt", crawlers.llms_txt, name="llms"),
+    path("sitemap.xml", sitemap_index, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("sitemaps/<slug:section>.xml", sitemap_section, {"sitemaps": SITEMAPS}, name="sitemap-section"),
+    path("rss/latest.xml", LatestPapersFeed(), name="feed-latest"),
+    path("rss/category/<str:category>.xml", CategoryFeed(), name="feed-category"),
+    path("rss/researchers/<int:researcher_id>.xml", ResearcherFeed(), name="feed-researcher"),
+    path("rss/institutions/<int:institution_id>.xml", InstitutionFeed(), name="feed-institution"),
+    path("openapi.json", api.openapi_json, name="openapi"),
+    path("api/docs", api.api_docs, name="api-docs"),
+    path("api/", api.api.urls),
 ]
 
 handler404 = "wovepaper.views.page_not_found"

@@ -3,11 +3,13 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
+from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
 from institutions.models import Institution
 from papers.models import Paper
 from researchers.models import Researcher
+from wovepaper.negotiation import markdown_alternative
 
 
 @require_GET
@@ -30,8 +32,9 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def static_page(request: HttpRequest, template: str) -> HttpResponse:
-    return render(request, template)
+@markdown_alternative
+def static_page(request: HttpRequest, template: str) -> TemplateResponse:
+    return TemplateResponse(request, template)
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

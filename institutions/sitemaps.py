@@ -1,0 +1,10 @@
+from institutions.models import Institution
+from institutions.querysets import InstitutionQuerySet
+from wovepaper.sitemaps import CanonicalSitemap
+
+
+class InstitutionSitemap(CanonicalSitemap):
+    lastmod_field = "updated_at"
+
+    def items(self) -> InstitutionQuerySet:
+        return Institution.objects.order_by("pk").only("name", "updated_at")

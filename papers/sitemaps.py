@@ -1,0 +1,11 @@
+from papers.models import Paper
+from papers.querysets import PaperQuerySet
+from wovepaper.sitemaps import CanonicalSitemap
+
+
+class PaperSitemap(CanonicalSitemap):
+    lastmod_field = "updated_at"
+
+    def items(self) -> PaperQuerySet:
+        # Only what the canonical address and lastmod need; ordered by key so pages are stable.
+        return Paper.objects.order_by("pk").only("arxiv_id", "slug", "updated_at")

@@ -1,0 +1,11 @@
+from researchers.models import Researcher
+from researchers.querysets import ResearcherQuerySet
+from wovepaper.sitemaps import CanonicalSitemap
+
+
+class ResearcherSitemap(CanonicalSitemap):
+    lastmod_field = "updated_at"
+
+    def items(self) -> ResearcherQuerySet:
+        # An absorbed researcher's row is gone (its id redirects), so every row here is canonical.
+        return Researcher.objects.order_by("pk").only("display_name", "updated_at")

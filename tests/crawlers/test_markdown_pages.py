@@ -1,0 +1,239 @@
+"""The Markdown twins of the paper, researcher and institution pages, rendered straight from their
+templates with the context the HTML views give them."""
+
+import datetime
+import re
+
+import pytest
+from django.core.paginator import Paginator
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+
+from institutions.models import Affiliation, Institution
+from papers.models import Citation, Paper
+from researchers.models import Researcher
+from tests.factories import make_paper, make_researcher
+
+pytestmark = pytest.mark.django_db
+
+SITE = "http://127.0.0.1:8000"
+HOSTILE_TITLE = "# Ranking <script>alert(1)</script> [click](https://evil.example) `rm -rf`\n- and \\[more\\]"
+
+
+def render(template: str, context: dict) -> str:
+    return render_to_string(template, context, request=RequestFactory().get("/"))
+
+
+@pytest.fixture
+def paper_page():
+    """A paper with two references (one shown), one citation, a similar paper and a BibTeX entry."""
+    hopper = make_researcher("Grace Hopper")
+    paper = make_paper(
+        title="Woven graphs of scholarly work",
+        authors=[hopper, "Ada Lovelace"],
+        abstract="We weave\n  papers together.\n1. Not a list.",
+        categories=["cs.DL", "cs.IR"],
+        primary_category="cs.DL",
+        published=datetime.date(2025, 5, 2),
+        updated=datetime.date(2025, 6, 1),
+        version=2,
+        doi="10.48550/arXiv.9912.00001",
+        cited_by_count=12,
+        reference_count=40,
+        license="http://creativecommons.org/licenses/by/4.0/",
+    )
+    older = make_paper(
+        title="Graphs of old", authors=["Alan Turing", "B", "C", "D"], published=datetime.date(2020, 1, 1)
+    )
+    also = make_paper(title="Also cited")
+    follow_up = make_paper(title=HOSTILE_TITLE)
+    for cited in (older, also):
+        Citation.objects.create(citing=paper, cited=cited)
+    Citation.objects.create(citing=follow_up, cited=paper)
+    return {
+        "paper": Paper.objects.with_authors().get(pk=paper.pk),
+        "references": [older],
+        "references_total": 2,
+        "citations": [follow_up],
+        "citations_total": 1,
+        "similar": [also],
+        "bibtex": "@article{hopper2025,\n  title = {Woven graphs of scholarly work},\n}",
+    }
+
+
+def test_a_papers_markdown_has_its_title_links_key_facts_abstract_and_graph(paper_page):
+    paper = paper_page["paper"]
+    hopper = paper.authorships.all()[0].researcher
+    text = render("papers/detail.md", paper_page)
+    assert text.startswith("# Woven graphs of scholarly work\n\n")
+    assert f"By [Grace Hopper]({SITE}{hopper.get_absolute_url()}), Ada Lovelace\n" in text
+    assert (
+        f"- arXiv: [arXiv:{paper.arxiv_id}](https://arxiv.org/abs/{paper.arxiv_id}) · [PDF](https://arxiv.org/pdf/{paper.arxiv_id})"
+        in text
+    )
+    assert f"- This page: <{SITE}{paper.get_absolute_url()}>" in text
+    for fact in (
+        "## Key facts",
+        f"- arXiv id: {paper.arxiv_id} (latest version v2)",
+        "- First posted: 2025-05-02",
+        "- Latest version posted: 2025-06-01",
+        "- Primary category: cs.DL",
+        "- Categories: cs.DL, cs.IR",
+        "- Cited by: 12",
+        "- References: 40 (2 in this corpus)",
+        "- DOI: [10.48550/arXiv.9912.00001](https://doi.org/10.48550/arXiv.9912.00001)",
+        "- Licence: <http://creativecommons.org/licenses/by/4.0/>",
+    ):
+        assert fact + "\n" in text, fact
+    assert "## Abstract\n\nWe weave papers together. 1. Not a list.\n" in text
+    older = paper_page["references"][0]
+    assert "## Builds on (2 in this corpus)\n\n" in text
+    older_line = f"- [Graphs of old]({SITE}{older.get_absolute_url()}) — Alan Turing, B, C et al."
+    assert f"{older_line} (2020, arXiv:{older.arxiv_id})\n" in text
+    assert f"All 2: <{SITE}/api/papers/{paper.arxiv_id}/references>" in text
+    assert "## Built on by (1 in this corpus)\n\n- [" in text
+    assert "All 1:" not in text  # every one is shown
+    assert "## Similar papers\n\n- [Also cited](" in text
+    assert (
+        "## Cite\n\n```bibtex\n@article{hopper2025,\n  title = {Woven graphs of scholarly work},\n}\n```\n"
+        in text
+    )
+
+
+def test_harvested_text_cannot_break_out_of_its_place(paper_page):
+    text = render("papers/detail.md", paper_page)
+    follow_up = paper_page["citations"][0]
+    line = next(line for line in text.splitlines() if follow_up.arxiv_id in line and line.startswith("- ["))
+    escaped = r"# Ranking \<script>alert(1)\</script> \[click\](https://evil.example) \`rm -rf\`"
+    assert line.startswith(f"- [{escaped} - and \\\\\\[more\\\\\\]](")
+    assert not re.search(r"(?<!\\)<script", text) and "[click](" not in text
+    follow_up.abstract = "1. Introduction\n# Results"
+    follow_up.save()
+    bare = render(
+        "papers/detail.md", paper_page | {"paper": Paper.objects.with_authors().get(pk=follow_up.pk)}
+    )
+    assert "## Abstract\n\n1\\. Introduction # Results\n" in bare  # a paragraph, not a list and a heading
+    assert bare.startswith("# # Ranking \\<script>alert(1)\\</script>")  # still one heading, on one line
+
+
+def test_a_paper_without_graph_says_so(paper_page):
+    text = render(
+        "papers/detail.md",
+        paper_page
+        | {
+            "references": [],
+            "references_total": 0,
+            "citations": [],
+            "citations_total": 0,
+            "similar": [],
+            "bibtex": "",
+        },
+    )
+    assert "No paper in this corpus that it cites is known yet." in text
+    assert "No paper in this corpus that cites it is known yet." in text
+    assert "## Similar papers" not in text and "## Cite" not in text
+
+
+@pytest.fixture
+def people():
+    institution = Institution.objects.create(
+        name="University of Woven Studies",
+        ror_id="042nb2s44",
+        country_code="GB",
+        type="education",
+        homepage="https://woven.example/a (b)",
+    )
+    hopper = make_researcher(
+        "Grace Hopper",
+        h_index=7,
+        citation_count=120,
+        works_count=30,
+        orcid="0000-0002-1825-0097",
+        openalex_id="A123",
+    )
+    lovelace = make_researcher("Ada Lovelace")
+    other = Institution.objects.create(name="Earlier Institute")
+    Affiliation.objects.create(
+        researcher=hopper, institution=institution, last_known=True, years=[2024, 2025]
+    )
+    Affiliation.objects.create(researcher=hopper, institution=other, years=[2019])
+    Affiliation.objects.create(researcher=lovelace, institution=institution)
+    papers = [
+        make_paper(
+            title=f"Paper {n}",
+            authors=[hopper],
+            primary_category="cs.PL",
+            published=datetime.date(2025, 1, n + 1),
+        )
+        for n in range(25)
+    ]
+    papers.append(
+        make_paper(title="Lovelace and Hopper", authors=[lovelace, hopper], primary_category="cs.DL")
+    )
+    return institution, hopper, lovelace
+
+
+def test_a_researchers_markdown_has_metrics_fields_institutions_and_papers(
+    people, django_assert_max_num_queries
+):
+    institution, hopper, _ = people
+    page = Paginator(Paper.objects.by_researcher(hopper).newest_first().with_authors(), 24).get_page(1)
+    # 1 fields, 2 institutions, 3 papers count, 4 the page of papers, 5 their authorships
+    with django_assert_max_num_queries(5):
+        text = render("researchers/detail.md", {"researcher": hopper, "papers": page})
+    assert text.startswith("# Grace Hopper\n\nResearcher on wovepaper.\n\n")
+    assert "arXiv author names only" not in text  # hopper has an upstream identity
+    for line in (
+        f"- JSON: <{SITE}/api/researchers/{hopper.pk}>",
+        f"- New papers (RSS): <{SITE}/rss/researchers/{hopper.pk}.xml>",
+        "- Papers in this corpus: 26",
+        "- h-index: 7",
+        "- Citations (all works): 120",
+        "- Works (all, not only here): 30",
+        "- ORCID: [0000-0002-1825-0097](https://orcid.org/0000-0002-1825-0097)",
+        "- OpenAlex: <https://openalex.org/A123>",
+        "## Fields\n\n- cs.PL: 25 papers\n- cs.DL: 1 paper\n",
+        f"## Institutions\n\n- [University of Woven Studies]({SITE}{institution.get_absolute_url()})"
+        " (current), 2024, 2025\n- [Earlier Institute](",
+        "## Papers (26; page 1 of 2)",
+        f"Next page: <{SITE}{hopper.get_absolute_url()}?page=2>",
+    ):
+        assert line in text, line
+    assert text.count("\n- [Paper ") + text.count("\n- [Lovelace and Hopper]") == 24
+
+
+def test_a_researcher_known_only_by_name_says_so_and_has_no_metrics_yet(people):
+    _, _, lovelace = people
+    page = Paginator(Paper.objects.by_researcher(lovelace).newest_first(), 24).get_page(1)
+    text = render("researchers/detail.md", {"researcher": lovelace, "papers": page})
+    assert "identity comes from arXiv author names only" in text
+    assert "- h-index: not known yet" in text and "Next page" not in text
+
+
+def test_an_institutions_markdown_has_its_facts_fields_researchers_and_papers(people):
+    institution, hopper, lovelace = people
+    researchers = Paginator(
+        Researcher.objects.filter(affiliations__institution=institution).order_by("display_name"), 1
+    )
+    papers = Paginator(Paper.objects.by_institution(institution).newest_first().with_authors(), 24)
+    text = render(
+        "institutions/detail.md",
+        {"institution": institution, "researchers": researchers.get_page(1), "papers": papers.get_page(1)},
+    )
+    assert text.startswith("# University of Woven Studies\n\n")
+    for line in (
+        "- ROR: <https://ror.org/042nb2s44>",
+        "- Homepage: <https://woven.example/a%20%28b%29>",
+        "- Country: GB",
+        "- Type: education",
+        "- Researchers in this corpus: 2",
+        "- Papers in this corpus: 26",
+        "## Fields\n\n- cs.PL: 25 papers\n- cs.DL: 1 paper\n",
+        f"## Researchers (2; page 1 of 2)\n\n- [Ada Lovelace]({SITE}{lovelace.get_absolute_url()})\n",
+        f"All of them: <{SITE}/api/institutions/{institution.pk}/researchers>",
+        "## Papers (26; page 1 of 2)",
+        f"All of them: <{SITE}/api/institutions/{institution.pk}/papers>",
+        f"- New papers (RSS): <{SITE}/rss/institutions/{institution.pk}.xml>",
+    ):
+        assert line in text, line
+    assert hopper.display_name not in text.split("## Researchers")[1].split("## Papers")[0]  # on page 2
