@@ -16,5 +16,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler400 = "wovepaper.views.bad_request"
 handler404 = "wovepaper.views.page_not_found"
 handler500 = "wovepaper.views.server_error"
