@@ -7,6 +7,7 @@ escapes every harvested piece before wrapping maths in a span of our own.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -143,7 +144,10 @@ class _MathReader:
             return argument + _ACCENTS[name] if len(argument) == 1 else argument
         if name in _UNWRAP:
             return self.argument()
-        return f"\\{name}"  # unknown: leave the TeX as written rather than guess
+        # Unknown: leave the TeX as written rather than guess.
+        if self.at < len(self.tokens) and self.tokens[self.at][1] == "{":
+            return f"\\{name}{{{self.argument()}}}"
+        return f"\\{name}"
 
 
 def _grouped(text: str) -> str:
@@ -162,7 +166,7 @@ _SPACE_INSIDE_BRACKETS = re.compile(r"(?<=[(\[{⟨])\s+|\s+(?=[)\]}⟩,.;])")
 
 
 def _math_text(source: str) -> str:
-    text = " ".join(_MathReader(source).sequence().split())
+    text = unicodedata.normalize("NFC", " ".join(_MathReader(source).sequence().split()))
     return _SPACE_INSIDE_BRACKETS.sub("", text)
 
 
