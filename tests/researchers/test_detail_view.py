@@ -192,6 +192,8 @@ def test_each_paper_item_links_its_title_matched_authors_and_arxiv(client, profi
     assert item.xpath(".//p[@class='authors']/a/@href") == [
         profile.grace.get_absolute_url(), profile.ada.get_absolute_url(),
     ]  # fmt: skip
+    # the profile's own name is marked as this page, not shown as one more link away
+    assert item.xpath(".//p[@class='authors']/a[@aria-current='page']/text()") == ["Grace Weftwright"]
     meta = item.xpath(".//p[@class='paper-meta']")[0]
     assert (
         "3 May 2025" in text_of(meta) and "cs.LG · cs.AI" in text_of(meta) and "10 citations" in text_of(meta)
