@@ -19,6 +19,8 @@ from django.db.models import (
 )
 from pgvector.django import CosineDistance
 
+from wovepaper.expressions import in_array
+
 if TYPE_CHECKING:
     from institutions.models import Institution
     from papers.models import Paper
@@ -36,17 +38,18 @@ class PaperQuerySet(models.QuerySet):
         return self.order_by(F("cited_by_count").desc(nulls_last=True), "-published", "-arxiv_id")
 
     def by_researcher(self, researcher: Researcher) -> PaperQuerySet:
-        """Each of the researcher's papers once (a semi-join: no duplicates, safe to aggregate over)."""
+        """Each of the researcher's papers once (no duplicates, safe to aggregate over)."""
         from papers.models import Authorship
 
-        return self.filter(pk__in=Authorship.objects.filter(researcher=researcher).values("paper_id"))
+        authored = Authorship.objects.filter(researcher=researcher)
+        return self.filter(in_array("pk", authored.values("paper_id")))
 
     def by_institution(self, institution: Institution) -> PaperQuerySet:
         """Papers with an author affiliated with the institution (each paper once)."""
         from papers.models import Authorship
 
         authored = Authorship.objects.filter(researcher__affiliations__institution=institution)
-        return self.filter(pk__in=authored.values("paper_id"))
+        return self.filter(in_array("pk", authored.values("paper_id")))
 
     def in_category(self, category: str) -> PaperQuerySet:
         return self.filter(categories__contains=[category])
@@ -146,8 +149,8 @@ class AuthorshipQuerySet(models.QuerySet):
             return []
         papers = Authorship.objects.filter(researcher=researcher).values("paper_id")
         rows = (
-            self.filter(
-                paper_id__in=papers,
+            self.filter(in_array("paper_id", papers))
+            .filter(
                 researcher_id__in=among,
                 paper__authorships__researcher_id__in=among,
                 researcher_id__lt=F("paper__authorships__researcher_id"),

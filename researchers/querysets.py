@@ -8,6 +8,7 @@ from django.db.models import Count, F, OuterRef, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
 
 from researchers.names import normalise_name
+from wovepaper.expressions import in_array
 
 if TYPE_CHECKING:
     from institutions.models import Institution
@@ -50,7 +51,7 @@ class ResearcherQuerySet(models.QuerySet):
 
         papers = Authorship.objects.filter(researcher=researcher).values("paper_id")
         return (
-            self.filter(authorships__paper_id__in=papers)
+            self.filter(in_array("authorships__paper_id", papers))
             .exclude(pk=researcher.pk)
             .annotate(
                 shared_papers=Count("authorships__paper", distinct=True),

@@ -6,6 +6,7 @@ escapes every harvested piece before wrapping maths in a span of our own.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -29,6 +30,8 @@ _TEXT_ESCAPES = {
     "\\\\": " ",
 }
 _TEXT_ESCAPE = re.compile("|".join(re.escape(key) for key in _TEXT_ESCAPES))
+# Text with none of these has no TeX to read: no maths, commands, braces or TeX quotes.
+_TEX_HINT = re.compile(r"[$\\{}`']")
 
 _SYMBOLS = {
     # Greek
@@ -182,8 +185,11 @@ def _plain_text(source: str) -> str:
     return f"{lead}{cleaned}{trail}"
 
 
-def _pieces(source: str) -> list[tuple[bool, str]]:
+@functools.lru_cache(maxsize=2048)  # a page asks twice for an abstract (excerpt and whole)
+def _pieces(source: str) -> tuple[tuple[bool, str], ...]:
     """(is maths, readable text) pieces of `source`, in order."""
+    if not _TEX_HINT.search(source):
+        return ((False, _plain_text(source)),) if source.strip() else ()
     pieces: list[tuple[bool, str]] = []
     position = 0
     for match in _MATH.finditer(source):
@@ -192,7 +198,7 @@ def _pieces(source: str) -> list[tuple[bool, str]]:
         pieces.append((True, _math_text(maths)))
         position = match.end()
     pieces.append((False, _plain_text(source[position:])))
-    return [(is_maths, text) for is_maths, text in pieces if text]
+    return tuple((is_maths, text) for is_maths, text in pieces if text)
 
 
 def readable_text(source: str) -> str:
