@@ -46,9 +46,11 @@ class PaperQuerySet(models.QuerySet):
 
     def by_institution(self, institution: Institution) -> PaperQuerySet:
         """Papers with an author affiliated with the institution (each paper once)."""
+        from institutions.models import Affiliation
         from papers.models import Authorship
 
-        authored = Authorship.objects.filter(researcher__affiliations__institution=institution)
+        members = Affiliation.objects.filter(institution=institution).values("researcher_id")
+        authored = Authorship.objects.filter(in_array("researcher_id", members))
         return self.filter(in_array("pk", authored.values("paper_id")))
 
     def in_category(self, category: str) -> PaperQuerySet:

@@ -61,7 +61,10 @@ class ResearcherQuerySet(models.QuerySet):
         )
 
     def at_institution(self, institution: Institution) -> ResearcherQuerySet:
-        return self.filter(affiliations__institution=institution)
+        from institutions.models import Affiliation
+
+        members = Affiliation.objects.filter(institution=institution).values("researcher_id")
+        return self.filter(in_array("pk", members))
 
     def most_cited_first(self) -> ResearcherQuerySet:
         return self.order_by(
