@@ -12,3 +12,15 @@ document.addEventListener("click", (event) => {
   });
 });
 document.documentElement.classList.add("js");
+
+// When htmx replaces a list the link that was clicked goes with it, and keyboard focus would fall back to
+// the top of the page: put it on the new list's heading instead.
+document.addEventListener("htmx:afterSettle", (event) => {
+  const swapped = document.getElementById(event.detail.target?.id || "");
+  const active = document.activeElement;
+  if (!swapped || (active && active !== document.body && document.contains(active))) return;
+  const heading = swapped.querySelector("h2, .list-summary");
+  if (!heading) return;
+  heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
+});

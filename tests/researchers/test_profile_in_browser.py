@@ -68,6 +68,8 @@ def test_a_reader_filters_by_field_and_pages_in_place(live_site, page, prolific_
     second_page_titles = page.locator("#paper-list .paper-item h3").all_inner_texts()
     assert second_page_titles and not set(second_page_titles) & set(first_page_titles)
     assert page.evaluate("window.stillTheSamePage") is True
+    # the clicked link went with the old list: keyboard focus lands on the new list's heading
+    assert page.evaluate("document.activeElement.id") == "papers-heading"
 
     page.go_back()
     page.wait_for_url(f"**{profile.url}?category={profile.category}")
