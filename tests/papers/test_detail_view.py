@@ -61,6 +61,15 @@ def test_it_shows_title_authors_date_categories_links_and_abstract(client, paper
     )
 
 
+def test_a_long_author_list_shows_the_first_twenty_and_all_on_request(client):
+    paper = make_paper(authors=[f"Member {number:03d}" for number in range(1, 41)])
+    page = tree(client.get(paper.get_absolute_url()))
+    first = text_of(page.xpath("//header/p[@class='paper-authors']")[0])
+    assert first.startswith("Member 001, Member 002") and first.endswith("Member 020 and 20 more")
+    every = text_of(page.xpath("//details[@class='all-authors']/p")[0])
+    assert every.count("Member ") == 40 and every.endswith("Member 040")
+
+
 def test_it_states_the_key_facts(client, paper):
     for _ in range(3):
         make_citation(citing=make_paper(), cited=paper)
