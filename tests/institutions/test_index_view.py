@@ -9,20 +9,20 @@ pytestmark = pytest.mark.django_db
 
 
 def test_it_filters_by_part_of_the_name_and_counts_researchers(client):
-    loom = make_institution("Loom Institute of Technology", country_code="GB")
-    make_institution("Royal Loom College")
+    loom = make_institution("Weftloom Institute of Technology", country_code="GB")
+    make_institution("Royal Weftloom College")
     make_institution("Unrelated University")
     make_affiliation(make_researcher("Ada Warpley"), loom)
-    response = client.get("/institutions", {"q": "loom"})
+    response = client.get("/institutions", {"q": "weftloom"})
     assert texts(response, "//section[@id='results']/ul/li") == [
-        "Loom Institute of Technology GB · 1 researcher",
-        "Royal Loom College 0 researchers",
+        "Weftloom Institute of Technology GB · 1 researcher",
+        "Royal Weftloom College 0 researchers",
     ]
 
 
 def test_an_htmx_request_gets_only_the_results(client):
-    make_institution("Loom Institute of Technology")
-    html = client.get("/institutions", {"q": "loom"}, headers={"HX-Request": "true"}).content.decode()
+    make_institution("Weftloom Institute of Technology")
+    html = client.get("/institutions", {"q": "weftloom"}, headers={"HX-Request": "true"}).content.decode()
     assert html.lstrip().startswith('<section id="results"') and "<html" not in html
 
 

@@ -30,8 +30,8 @@ def profile() -> Profile:
     """Grace Weftwright: first, last, middle and sole author once each where every author is matched, and
     once more on a paper with an unmatched co-author."""
     grace = make_researcher(
-        "Grace Weftwright", h_index=12, citation_count=3400, works_count=210, s2_id="1741101",
-        openalex_id="A5023888391", orcid="0000-0002-1825-0097",
+        "Grace Weftwright", h_index=12, citation_count=3400, works_count=210, s2_id="9999000001",
+        openalex_id="A9999000001", orcid="0000-0002-1825-0097",
     )  # fmt: skip
     ada = make_researcher("Ada Warpley")
     alan = make_researcher("Alan Shuttleworth")
@@ -151,7 +151,7 @@ def test_it_draws_the_coauthor_network_with_linked_nodes_and_a_text_list(client,
 
 
 def test_it_links_the_last_known_institution_and_the_external_identities(client, profile):
-    yale = make_institution("Yale University", ror_id="03v76x132")
+    yale = make_institution("Yale University", ror_id="0wovepa01")
     make_affiliation(profile.grace, yale, last_known=True)
     make_affiliation(profile.grace, make_institution("Old Place"), last_known=False)
     response = client.get(profile.grace.get_absolute_url())
@@ -161,8 +161,8 @@ def test_it_links_the_last_known_institution_and_the_external_identities(client,
     identity = page.xpath("//section[@aria-labelledby='identity-heading']")[0]
     assert text_of(identity.xpath(".//h2")[0]) == "identity via Semantic Scholar / OpenAlex"
     assert identity.xpath(".//a/@href") == [
-        "https://www.semanticscholar.org/author/1741101",
-        "https://openalex.org/A5023888391",
+        "https://www.semanticscholar.org/author/9999000001",
+        "https://openalex.org/A9999000001",
         "https://orcid.org/0000-0002-1825-0097",
     ]
     assert "arXiv author names only" not in text_of(identity)
