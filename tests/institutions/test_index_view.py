@@ -15,8 +15,8 @@ def test_it_filters_by_part_of_the_name_and_counts_researchers(client):
     make_affiliation(make_researcher("Ada Warpley"), loom)
     response = client.get("/institutions", {"q": "weftloom"})
     assert texts(response, "//section[@id='results']/ul/li") == [
-        "Weftloom Institute of Technology GB · 1 researcher",
         "Royal Weftloom College 0 researchers",
+        "Weftloom Institute of Technology GB · 1 researcher",
     ]
 
 
