@@ -1,4 +1,5 @@
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -22,6 +23,10 @@ class Institution(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        indexes = [
+            # The /institutions name filter is a case-insensitive substring match.
+            GinIndex(fields=["name"], opclasses=["gin_trgm_ops"], name="institution_name_trgm"),
+        ]
 
     def __str__(self) -> str:
         return self.name

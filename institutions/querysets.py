@@ -4,13 +4,15 @@ import re
 from typing import TYPE_CHECKING
 
 from django.db import models
-from django.db.models import F
+from django.db.models import Count, F, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 
 if TYPE_CHECKING:
     from institutions.models import Institution
     from researchers.models import Researcher
 
-ROR_ID = re.compile(r"^(?:https?://ror\.org/)?(0[a-z0-9]{6}[0-9]{2})/?$", re.IGNORECASE)
+# A proxy that merges slashes turns https://ror.org/… inside a path into https:/ror.org/….
+ROR_ID = re.compile(r"^(?:https?:/{1,2}ror\.org/)?(0[a-z0-9]{6}[0-9]{2})/?$", re.IGNORECASE)
 
 
 def ror_id_from(text: str) -> str | None:
@@ -38,3 +40,26 @@ class InstitutionQuerySet(models.QuerySet):
             .annotate(last_known=F("affiliations__last_known"), years=F("affiliations__years"))
             .order_by("-last_known", "name", "id")
         )
+
+    def last_known_for(self, researcher: Researcher) -> InstitutionQuerySet:
+        return self.filter(affiliations__researcher=researcher, affiliations__last_known=True).order_by(
+            "name"
+        )
+
+    def name_contains(self, text: str) -> InstitutionQuerySet:
+        """Institutions whose name contains `text`, in any case (served by the trigram index)."""
+        text = " ".join(text.split())
+        return self.filter(name__icontains=text) if text else self.none()
+
+    def with_researcher_counts(self) -> InstitutionQuerySet:
+        """Annotates `researcher_count`, as a correlated subquery so a paginated list counts only its page."""
+        from institutions.models import Affiliation
+
+        researchers = (
+            Affiliation.objects.filter(institution=OuterRef("pk"))
+            .order_by()
+            .values("institution")
+            .annotate(count=Count("researcher"))
+            .values("count")
+        )
+        return self.annotate(researcher_count=Coalesce(Subquery(researchers), Value(0)))

@@ -1,20 +1,83 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 
 from institutions.models import Institution
+from institutions.structured_data import institution_description, institution_jsonld
+from papers.listing import PaperListing
+from papers.models import Paper
+from researchers.models import Researcher
+from wovepaper.negotiation import markdown_alternative
 from wovepaper.pagination import paginate
+from wovepaper.responses import canonical_redirect, wants_fragment
+
+INSTITUTIONS_PER_PAGE = 50
+RESEARCHERS_PER_PAGE = 20
+PAPERS_PER_PAGE = 24
+RESEARCHERS_PAGE_PARAM = "researchers_page"
 
 
 @require_GET
+@vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def institution_index(request: HttpRequest) -> HttpResponse:
-    institutions = paginate(request, Institution.objects.order_by("name", "id"), 50)
-    return render(request, "institutions/index.html", {"institutions": institutions})
+    name = request.GET.get("q", "").strip()[:200]
+    institutions = Institution.objects.name_contains(name) if name else Institution.objects.all()
+    page = paginate(
+        request, institutions.order_by("name", "id").with_researcher_counts(), INSTITUTIONS_PER_PAGE
+    )
+    context = {"institutions": page, "name": name, "filter_query": urlencode({"q": name}) if name else ""}
+    template = "institutions/index.html#results" if wants_fragment(request) else "institutions/index.html"
+    return TemplateResponse(request, template, context)
 
 
 @require_GET
+def institution_resolve(request: HttpRequest, key: str) -> HttpResponse:
+    """/institutions/<ROR id, ROR URL or exact name>: 301 to the institution's canonical page."""
+    institution = Institution.objects.resolve(key)
+    if institution is None:
+        raise Http404("No institution by that ROR id or name")
+    return canonical_redirect(request, institution)
+
+
+@require_GET
+@markdown_alternative
+@vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def institution_detail(request: HttpRequest, institution_id: int, slug: str | None = None) -> HttpResponse:
     institution = get_object_or_404(Institution, pk=institution_id)
     if slug != institution.slug:
-        return redirect(institution, permanent=True)
-    return render(request, "institutions/detail.html", {"institution": institution})
+        return canonical_redirect(request, institution)
+    listing = PaperListing.from_query(request.GET)
+    their_papers = Paper.objects.by_institution(institution)
+    researchers = Researcher.objects.at_institution(institution).most_cited_first().with_paper_counts()
+    researchers_page = paginate(request, researchers, RESEARCHERS_PER_PAGE, page_param=RESEARCHERS_PAGE_PARAM)
+    papers_page = paginate(request, listing.apply(their_papers).for_lists().with_authors(), PAPERS_PER_PAGE)
+    # Where both lists stand, so paging one keeps the other where it was.
+    state = listing.query()
+    if researchers_page.number > 1:
+        state[RESEARCHERS_PAGE_PARAM] = str(researchers_page.number)
+    if papers_page.number > 1:
+        state["page"] = str(papers_page.number)
+    context = {
+        "institution": institution,
+        "listing": listing,
+        "state": state,
+        "researchers": researchers_page,
+        "researchers_page_param": RESEARCHERS_PAGE_PARAM,
+        "papers": papers_page,
+        "fields": list(their_papers.category_counts()),
+    }
+    if wants_fragment(request):
+        fragment = "researcher-list" if request.htmx.target == "researcher-list" else "paper-list-update"
+        return TemplateResponse(request, f"institutions/detail.html#{fragment}", context)
+    context |= {
+        "description": institution_description(
+            institution,
+            researcher_count=context["researchers"].paginator.count,
+            paper_count=context["papers"].paginator.count,
+        ),
+        "jsonld": institution_jsonld(institution),
+    }
+    return TemplateResponse(request, "institutions/detail.html", context)

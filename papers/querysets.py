@@ -3,8 +3,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import models
-from django.db.models import Count, F, Prefetch
+from django.db.models import (
+    Case,
+    CharField,
+    Count,
+    Exists,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Value,
+    When,
+    Window,
+)
 from pgvector.django import CosineDistance
+
+from wovepaper.expressions import in_array
 
 if TYPE_CHECKING:
     from institutions.models import Institution
@@ -16,18 +31,27 @@ class PaperQuerySet(models.QuerySet):
     def newest_first(self) -> PaperQuerySet:
         return self.order_by("-published", "-arxiv_id")
 
+    def oldest_first(self) -> PaperQuerySet:
+        return self.order_by("published", "arxiv_id")
+
     def most_cited(self) -> PaperQuerySet:
         return self.order_by(F("cited_by_count").desc(nulls_last=True), "-published", "-arxiv_id")
 
     def by_researcher(self, researcher: Researcher) -> PaperQuerySet:
-        return self.filter(authorships__researcher=researcher)
+        """Each of the researcher's papers once (no duplicates, safe to aggregate over)."""
+        from papers.models import Authorship
+
+        authored = Authorship.objects.filter(researcher=researcher)
+        return self.filter(in_array("pk", authored.values("paper_id")))
 
     def by_institution(self, institution: Institution) -> PaperQuerySet:
         """Papers with an author affiliated with the institution (each paper once)."""
+        from institutions.models import Affiliation
         from papers.models import Authorship
 
-        authored = Authorship.objects.filter(researcher__affiliations__institution=institution)
-        return self.filter(pk__in=authored.values("paper_id"))
+        members = Affiliation.objects.filter(institution=institution).values("researcher_id")
+        authored = Authorship.objects.filter(in_array("researcher_id", members))
+        return self.filter(in_array("pk", authored.values("paper_id")))
 
     def in_category(self, category: str) -> PaperQuerySet:
         return self.filter(categories__contains=[category])
@@ -51,17 +75,25 @@ class PaperQuerySet(models.QuerySet):
             .order_by("distance")
         )
 
-    def field_counts(self, limit: int = 5) -> list[tuple[str, int]]:
-        """The commonest primary categories among these papers, with their paper counts, commonest first:
-        the fields of a researcher's or an institution's work."""
-        rows = (
-            self.exclude(primary_category="")
-            .order_by()
-            .values_list("primary_category")
-            .annotate(papers=Count("pk", distinct=True))
-            .order_by("-papers", "primary_category")
+    def category_counts(self) -> models.QuerySet:
+        """How many of these papers carry each arXiv category (cross-lists included, so a count is what
+        the category filter shows): dicts of `category` and `paper_count`, largest first."""
+        return (
+            self.order_by()
+            .annotate(category=Func(F("categories"), function="unnest", output_field=CharField()))
+            .values("category")
+            .annotate(paper_count=Count("pk"))
+            .order_by("-paper_count", "category")
         )
-        return list(rows[:limit])
+
+    def with_total_count(self) -> PaperQuerySet:
+        """Annotates `total_count`: how many rows the whole query has, so a slice carries its total
+        (one query instead of a slice and a COUNT)."""
+        return self.annotate(total_count=Window(Count("*")))
+
+    def for_lists(self) -> PaperQuerySet:
+        """Leaves out the columns no list shows: the embedding (384 floats a row) and the search vector."""
+        return self.defer("embedding", "search_vector")
 
     def without_embedding(self) -> PaperQuerySet:
         return self.filter(embedding__isnull=True)
@@ -78,6 +110,55 @@ class PaperQuerySet(models.QuerySet):
         )
 
 
+AUTHOR_POSITIONS = ("first", "middle", "last", "sole")
+
+
 class AuthorshipQuerySet(models.QuerySet):
     def unmatched(self) -> AuthorshipQuerySet:
         return self.filter(researcher__isnull=True)
+
+    def author_position_counts(self) -> dict[str, int]:
+        """Papers per author position (first, middle, last, sole) among these authorships, counting only
+        papers where every author was matched: elsewhere a position says little about who is who."""
+        from papers.models import Authorship
+
+        author_count = Func(F("paper__authors"), function="cardinality", output_field=IntegerField())
+        position_class = Case(
+            When(author_count=1, then=Value("sole")),
+            When(position=1, then=Value("first")),
+            When(position=F("author_count"), then=Value("last")),
+            default=Value("middle"),
+            output_field=CharField(),
+        )
+        rows = (
+            self.order_by()
+            .annotate(author_count=author_count)
+            .filter(~Exists(Authorship.objects.filter(paper=OuterRef("paper"), researcher__isnull=True)))
+            .annotate(position_class=position_class)
+            .values("position_class")
+            .annotate(paper_count=Count("paper", distinct=True))
+        )
+        counts = dict.fromkeys(AUTHOR_POSITIONS, 0)
+        counts.update({row["position_class"]: row["paper_count"] for row in rows})
+        return counts
+
+    def coauthor_pairs(self, researcher: Researcher, among: list[int]) -> list[tuple[int, int, int]]:
+        """Pairs of the researchers `among` who wrote papers with `researcher` together:
+        (one id, the other id, shared papers), each pair once with the smaller id first."""
+        from papers.models import Authorship
+
+        if len(among) < 2:
+            return []
+        papers = Authorship.objects.filter(researcher=researcher).values("paper_id")
+        rows = (
+            self.filter(in_array("paper_id", papers))
+            .filter(
+                researcher_id__in=among,
+                paper__authorships__researcher_id__in=among,
+                researcher_id__lt=F("paper__authorships__researcher_id"),
+            )
+            .order_by()
+            .values_list("researcher_id", "paper__authorships__researcher_id")
+            .annotate(shared=Count("paper_id", distinct=True))
+        )
+        return list(rows)

@@ -1,17 +1,46 @@
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
+from harvest.services import paper_fetch_request
+from papers.bibtex import bibtex_entry
 from papers.identifiers import parse_arxiv_id
 from papers.models import Paper
+from papers.structured_data import paper_jsonld
+from wovepaper.negotiation import markdown_alternative
+from wovepaper.responses import canonical_redirect
+from wovepaper.views import not_found
+
+LINKED_PAPERS_SHOWN = 10  # builds on / built on by
+SIMILAR_PAPERS_SHOWN = 6
 
 
 @require_GET
+@markdown_alternative
 def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -> HttpResponse:
     parsed = parse_arxiv_id(arxiv_id)
     if parsed is None:
         raise Http404("Not an arXiv identifier")
-    paper = get_object_or_404(Paper.objects.with_authors(), arxiv_id=parsed.id)
+    paper = Paper.objects.defer("search_vector").with_authors().filter(arxiv_id=parsed.id).first()
+    if paper is None:
+        paper_fetch_request(arxiv_id=parsed.id)
+        return not_found(request, queued_arxiv_id=parsed.id)
     if parsed.version is not None or slug != paper.slug:
-        return redirect(paper, permanent=True)
-    return render(request, "papers/detail.html", {"paper": paper})
+        return canonical_redirect(request, paper)
+    references = list(
+        Paper.objects.references_of(paper).most_cited().for_lists().with_total_count()[:LINKED_PAPERS_SHOWN]
+    )
+    citations = list(
+        Paper.objects.citations_of(paper).most_cited().for_lists().with_total_count()[:LINKED_PAPERS_SHOWN]
+    )
+    context = {
+        "paper": paper,
+        "references": references,
+        "references_total": references[0].total_count if references else 0,
+        "citations": citations,
+        "citations_total": citations[0].total_count if citations else 0,
+        "similar": list(Paper.objects.similar_to(paper).for_lists()[:SIMILAR_PAPERS_SHOWN]),
+        "bibtex": bibtex_entry(paper),
+        "jsonld": paper_jsonld(paper),
+    }
+    return TemplateResponse(request, "papers/detail.html", context)

@@ -22,6 +22,7 @@ router = Router(tags=["researchers"])
 
 # An absorbed researcher id answers 301 to the survivor, as its page does.
 REDIRECT_RESPONSE = {301: None}
+FIELDS_SHOWN = 5
 
 
 class ResearcherOut(Schema):
@@ -123,8 +124,8 @@ def researcher_detail(request: HttpRequest, researcher_id: int) -> HttpResponse:
         return researcher
     # The profile's two lists, fetched here and read by the schema like the row's own fields.
     researcher.fields = [
-        {"category": category, "papers": papers}
-        for category, papers in Paper.objects.by_researcher(researcher).field_counts()
+        {"category": row["category"], "papers": row["paper_count"]}
+        for row in Paper.objects.by_researcher(researcher).category_counts()[:FIELDS_SHOWN]
     ]
     researcher.institutions = institutions = list(Institution.objects.of_researcher(researcher))
     profile = ResearcherDetailOut.from_orm(researcher)

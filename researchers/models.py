@@ -28,6 +28,8 @@ class Researcher(models.Model):
         ordering = ["display_name", "id"]
         indexes = [
             GinIndex(fields=["normalised_name"], opclasses=["gin_trgm_ops"], name="researcher_name_trgm"),
+            # The /researchers index pages through everyone in name order.
+            models.Index(fields=["display_name", "id"], name="researcher_display_name"),
         ]
 
     def __str__(self) -> str:

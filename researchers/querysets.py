@@ -4,11 +4,14 @@ from typing import TYPE_CHECKING
 
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import models
-from django.db.models import Count
+from django.db.models import Count, F, OuterRef, Subquery, Sum, Value, Window
+from django.db.models.functions import Coalesce
 
 from researchers.names import normalise_name
+from wovepaper.expressions import in_array
 
 if TYPE_CHECKING:
+    from institutions.models import Institution
     from researchers.models import Researcher
 
 NAME_SIMILARITY_THRESHOLD = 0.3  # pg_trgm's own default for the % operator
@@ -16,11 +19,67 @@ NAME_SIMILARITY_THRESHOLD = 0.3  # pg_trgm's own default for the % operator
 
 class ResearcherQuerySet(models.QuerySet):
     def with_paper_counts(self) -> ResearcherQuerySet:
-        """Annotates `paper_count`: papers in this corpus."""
-        return self.annotate(paper_count=Count("authorships__paper", distinct=True))
+        """Annotates `paper_count`: papers in this corpus. A correlated subquery, so a paginated list
+        counts only the rows of its page instead of aggregating every researcher first."""
+        from papers.models import Authorship
+
+        papers = (
+            Authorship.objects.filter(researcher=OuterRef("pk"))
+            .order_by()
+            .values("researcher")
+            .annotate(count=Count("paper", distinct=True))
+            .values("count")
+        )
+        return self.annotate(paper_count=Coalesce(Subquery(papers), Value(0)))
+
+    def with_profile_stats(self) -> ResearcherQuerySet:
+        """Annotates what a profile shows about the papers here: `paper_count`, `citations_here` (their
+        cited-by counts added up) and `papers_with_citation_counts` (how many of them have a count)."""
+        return self.annotate(
+            paper_count=Count("authorships__paper", distinct=True),
+            citations_here=Sum("authorships__paper__cited_by_count"),
+            papers_with_citation_counts=Count("authorships__paper__cited_by_count"),
+        )
 
     def with_same_name_as(self, researcher: Researcher) -> ResearcherQuerySet:
         return self.filter(normalised_name=researcher.normalised_name).exclude(pk=researcher.pk)
+
+    def coauthors_of(self, researcher: Researcher) -> ResearcherQuerySet:
+        """The researchers who share papers here with `researcher`, most shared first. Annotates
+        `shared_papers` and `coauthor_total` (how many co-authors there are in all, so a slice knows)."""
+        from papers.models import Authorship
+
+        papers = Authorship.objects.filter(researcher=researcher).values("paper_id")
+        return (
+            self.filter(in_array("authorships__paper_id", papers))
+            .exclude(pk=researcher.pk)
+            .annotate(
+                shared_papers=Count("authorships__paper", distinct=True),
+                coauthor_total=Window(Count("*")),
+            )
+            .order_by("-shared_papers", "display_name", "id")
+        )
+
+    def at_institution(self, institution: Institution) -> ResearcherQuerySet:
+        from institutions.models import Affiliation
+
+        members = Affiliation.objects.filter(institution=institution).values("researcher_id")
+        return self.filter(in_array("pk", members))
+
+    def most_cited_first(self) -> ResearcherQuerySet:
+        return self.order_by(
+            F("citation_count").desc(nulls_last=True),
+            F("h_index").desc(nulls_last=True),
+            "display_name",
+            "id",
+        )
+
+    def name_contains(self, text: str) -> ResearcherQuerySet:
+        """Researchers whose normalised name contains `text` normalised (served by the trigram index)."""
+        normalised = normalise_name(text)
+        if not normalised:
+            return self.none()
+        return self.filter(normalised_name__contains=normalised)
 
     def matching_name(self, name: str) -> ResearcherQuerySet:
         """Researchers whose normalised name is like `name` (trigram similarity), most similar first."""

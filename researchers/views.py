@@ -1,27 +1,83 @@
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 
-from papers.models import Paper
+from institutions.models import Institution
+from papers.listing import PaperListing
+from papers.models import Authorship, Paper
+from researchers.coauthor_graph import coauthor_graph
+from researchers.identity import external_profiles
 from researchers.models import Researcher, ResearcherRedirect
+from researchers.structured_data import researcher_description, researcher_jsonld
+from wovepaper.negotiation import markdown_alternative
 from wovepaper.pagination import paginate
+from wovepaper.responses import canonical_redirect, wants_fragment
+
+PAPERS_PER_PAGE = 24
+RESEARCHERS_PER_PAGE = 50
+COAUTHORS_SHOWN = 12
+SAME_NAME_SHOWN = 10
 
 
 @require_GET
+@vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_index(request: HttpRequest) -> HttpResponse:
-    researchers = paginate(request, Researcher.objects.order_by("display_name", "id"), 50)
-    return render(request, "researchers/index.html", {"researchers": researchers})
+    name = request.GET.get("q", "").strip()[:200]
+    researchers = Researcher.objects.name_contains(name) if name else Researcher.objects.all()
+    page = paginate(
+        request, researchers.order_by("display_name", "id").with_paper_counts(), RESEARCHERS_PER_PAGE
+    )
+    context = {"researchers": page, "name": name, "filter_query": urlencode({"q": name}) if name else ""}
+    template = "researchers/index.html#results" if wants_fragment(request) else "researchers/index.html"
+    return TemplateResponse(request, template, context)
 
 
 @require_GET
+@markdown_alternative
+@vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None = None) -> HttpResponse:
-    researcher = Researcher.objects.filter(pk=researcher_id).first()
+    researcher = Researcher.objects.with_profile_stats().filter(pk=researcher_id).first()
     if researcher is None:
         absorbed = get_object_or_404(
             ResearcherRedirect.objects.select_related("researcher"), old_id=researcher_id
         )
-        return redirect(absorbed.researcher, permanent=True)
+        return canonical_redirect(request, absorbed.researcher)
     if slug != researcher.slug:
-        return redirect(researcher, permanent=True)
-    papers = paginate(request, Paper.objects.by_researcher(researcher).newest_first().with_authors(), 24)
-    return render(request, "researchers/detail.html", {"researcher": researcher, "papers": papers})
+        return canonical_redirect(request, researcher)
+    listing = PaperListing.from_query(request.GET)
+    their_papers = Paper.objects.by_researcher(researcher)
+    context = {
+        "researcher": researcher,
+        "papers": paginate(request, listing.apply(their_papers).for_lists().with_authors(), PAPERS_PER_PAGE),
+        "listing": listing,
+        "fields": list(their_papers.category_counts()),
+    }
+    if wants_fragment(request):
+        # The list, and the field bars out of band: their links and aria-current follow the filter.
+        return TemplateResponse(request, "researchers/detail.html#paper-list-update", context)
+
+    positions = Authorship.objects.filter(researcher=researcher).author_position_counts()
+    coauthors = list(Researcher.objects.coauthors_of(researcher)[:COAUTHORS_SHOWN])
+    coauthor_pairs = Authorship.objects.coauthor_pairs(researcher, among=[c.pk for c in coauthors])
+    institutions = list(Institution.objects.last_known_for(researcher))
+    context |= {
+        "positions": positions,
+        "positions_known": sum(positions.values()),
+        "most_cited": their_papers.filter(cited_by_count__isnull=False).most_cited().for_lists().first(),
+        "same_name": list(
+            Researcher.objects.with_same_name_as(researcher)
+            .with_paper_counts()
+            .order_by("-paper_count", "id")[:SAME_NAME_SHOWN]
+        ),
+        "institutions": institutions,
+        "coauthors": coauthors,
+        "coauthor_total": coauthors[0].coauthor_total if coauthors else 0,
+        "coauthor_graph": coauthor_graph(researcher, coauthors, coauthor_pairs),
+        "external_profiles": external_profiles(researcher),
+        "description": researcher_description(researcher),
+        "jsonld": researcher_jsonld(researcher, institutions=institutions),
+    }
+    return TemplateResponse(request, "researchers/detail.html", context)

@@ -43,7 +43,27 @@ def django_db_setup(
         )
     yield
     with django_db_blocker.unblock():
+        _end_other_sessions()
         teardown_databases(config, verbosity=0)
+
+
+def _end_other_sessions() -> None:
+    """End every other session on the test database, so that it can be dropped.
+
+    While the session's Chromium runs, Playwright marks an asyncio loop as running in this thread between
+    its calls, and Django then keeps this thread's database connection in a context variable instead of
+    the thread-local: a test using the database after the first browser test gets a second connection,
+    which nothing closes. Ending the leftovers here (and any a stopped server left behind) lets the test
+    database be dropped instead of failing the session at its very end.
+    """
+    from django.db import connection
+
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [connection.settings_dict["NAME"]],
+        )
 
 
 @dataclass(frozen=True)

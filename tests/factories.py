@@ -7,7 +7,8 @@ import datetime
 import itertools
 
 from harvest.services import paper_slug
-from papers.models import Authorship, Paper
+from institutions.models import Affiliation, Institution
+from papers.models import Authorship, Citation, Paper
 from researchers.models import Researcher
 from researchers.names import normalise_name
 
@@ -48,3 +49,17 @@ def make_paper(*, authors: list[str | Researcher] | None = None, **fields: objec
 
 def make_researcher(name: str = "Grace Hopper", **fields: object) -> Researcher:
     return Researcher.objects.create(display_name=name, normalised_name=normalise_name(name), **fields)
+
+
+def make_institution(name: str = "University of Woven Studies", **fields: object) -> Institution:
+    return Institution.objects.create(name=name, **fields)
+
+
+def make_affiliation(
+    researcher: Researcher, institution: Institution, *, last_known: bool = True
+) -> Affiliation:
+    return Affiliation.objects.create(researcher=researcher, institution=institution, last_known=last_known)
+
+
+def make_citation(*, citing: Paper, cited: Paper) -> Citation:
+    return Citation.objects.create(citing=citing, cited=cited)

@@ -43,8 +43,8 @@ def test_it_finds_papers_by_the_institution_of_their_authors():
 
 
 def test_it_resolves_an_institution_by_id_ror_or_exact_name():
-    institution = Institution.objects.create(name="Monash University", ror_id="02bfwt286")
-    for key in (str(institution.pk), "02bfwt286", "https://ror.org/02bfwt286", "monash university"):
+    institution = Institution.objects.create(name="Wovepaper Test Institute", ror_id="0wvpr0t99")
+    for key in (str(institution.pk), "0wvpr0t99", "https://ror.org/0wvpr0t99", "wovepaper test institute"):
         assert Institution.objects.resolve(key) == institution
     assert Institution.objects.resolve("https://ror.org/zzz") is None
 

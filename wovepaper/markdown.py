@@ -10,10 +10,6 @@ from urllib.parse import quote
 
 from django import template
 
-from institutions.models import Institution
-from papers.models import Paper
-from researchers.models import Researcher
-
 register = template.Library()
 
 _ASCII_PUNCTUATION = r"!-/:-@\[-`{-~"
@@ -60,18 +56,3 @@ def fenced(text: str, info: str = "") -> str:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{info}\n{text.strip()}\n{fence}"
-
-
-@register.simple_tag
-def researcher_fields(researcher: Researcher) -> list[tuple[str, int]]:
-    return Paper.objects.by_researcher(researcher).field_counts()
-
-
-@register.simple_tag
-def researcher_institutions(researcher: Researcher) -> list[Institution]:
-    return list(Institution.objects.of_researcher(researcher))
-
-
-@register.simple_tag
-def institution_fields(institution: Institution) -> list[tuple[str, int]]:
-    return Paper.objects.by_institution(institution).field_counts()

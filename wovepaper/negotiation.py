@@ -53,7 +53,7 @@ def markdown_alternative(view: Callable[..., HttpResponse]) -> Callable[..., Htt
     """For a view that answers a TemplateResponse: render the .md twin of its template instead when the
     client prefers Markdown. The HTML gets `markdown_alternate_url` in its context, which base.html turns
     into <link rel="alternate" type="text/markdown">. Both answers vary on Accept. Anything else the view
-    answers (a redirect, a plain response) passes through untouched."""
+    answers (a redirect, a plain response, an error page) passes through untouched."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -61,6 +61,8 @@ def markdown_alternative(view: Callable[..., HttpResponse]) -> Callable[..., Htt
         if not isinstance(response, SimpleTemplateResponse):
             return response
         patch_vary_headers(response, ["Accept"])
+        if response.status_code != 200:
+            return response  # error pages (a 404 for a paper not here yet) stay HTML
         if prefers_markdown(request):
             response.template_name = markdown_template_name(response.template_name)
             response["Content-Type"] = MARKDOWN_CONTENT_TYPE

@@ -5,10 +5,58 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.http import QueryDict
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from wovepaper.latex import readable_html, readable_text
+from wovepaper.structured_data import absolute_url
+
 register = template.Library()
+
+
+@register.filter
+def latex(text: str) -> SafeString:
+    """A harvested title or abstract as escaped HTML with its TeX made readable (maths in a span)."""
+    return readable_html(text)
+
+
+@register.filter
+def latex_text(text: str) -> str:
+    """A harvested title or abstract as plain text with its TeX made readable (still autoescaped)."""
+    return readable_text(text)
+
+
+@register.filter
+def absolute(path: str) -> str:
+    """This site's absolute URL of one of its paths, for canonical links and social cards."""
+    return absolute_url(path)
+
+
+@register.simple_tag
+def query_with(query: QueryDict | None, **changes: object) -> str:
+    """`?…`: `query` with some parameters changed, None removing one. Always starts with `?`, so a link
+    that clears every parameter still leaves the current address's query behind."""
+    params = query.copy() if query is not None else QueryDict(mutable=True)
+    for name, value in changes.items():
+        params.pop(name, None)
+        if value is not None:
+            params[name] = str(value)
+    return f"?{params.urlencode()}"
+
+
+@register.simple_tag(takes_context=True)
+def page_query(context: template.Context, page_param: str, number: int) -> str:
+    """`?…` for page `number` of a list whose page parameter is `page_param`, for includes/pagination.html.
+    Keeps the other parameters the including template passed as `kept_params` (a QueryDict or an encoded
+    string; `query_prefix` is its older name); page 1 leaves the parameter out."""
+    kept = context.get("kept_params") or context.get("query_prefix") or ""
+    params = QueryDict(kept, mutable=True) if isinstance(kept, str) else kept.copy()
+    params.pop(page_param, None)
+    if number != 1:
+        params[page_param] = str(number)
+    return f"?{params.urlencode()}"
+
 
 # The characters that could close a <script> element or start an HTML comment inside it.
 _JSON_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}

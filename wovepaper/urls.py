@@ -42,5 +42,6 @@ urlpatterns = [
     path("api/", api.api.urls),
 ]
 
+handler400 = "wovepaper.views.bad_request"
 handler404 = "wovepaper.views.page_not_found"
 handler500 = "wovepaper.views.server_error"

@@ -1,0 +1,33 @@
+"""schema.org JSON-LD and the meta description of an institution's page."""
+
+from django.urls import reverse
+
+from institutions.models import Institution
+from wovepaper.structured_data import absolute_url, breadcrumbs
+
+
+def institution_jsonld(institution: Institution) -> dict:
+    url = absolute_url(institution.get_absolute_url())
+    organization: dict = {
+        "@type": "EducationalOrganization" if institution.type == "education" else "Organization",
+        "@id": f"{url}#organization",
+        "name": institution.name,
+        "url": institution.homepage or url,
+        "mainEntityOfPage": url,
+    }
+    same_as = [link for link in (institution.ror_url, institution.homepage) if link]
+    if same_as:
+        organization["sameAs"] = same_as
+    if institution.country_code:
+        organization["address"] = {"@type": "PostalAddress", "addressCountry": institution.country_code}
+    trail = breadcrumbs(
+        ("Institutions", reverse("institutions:index")), (institution.name, institution.get_absolute_url())
+    )
+    return {"@context": "https://schema.org", "@graph": [organization, trail]}
+
+
+def institution_description(institution: Institution, *, researcher_count: int, paper_count: int) -> str:
+    return (
+        f"{institution.name}: {researcher_count} researcher{'' if researcher_count == 1 else 's'} and "
+        f"{paper_count} paper{'' if paper_count == 1 else 's'} in this archive."
+    )
