@@ -6,13 +6,15 @@ from django.db import models
 from django.db.models import F, Prefetch
 from pgvector.django import CosineDistance
 
+from papers.search.querysets import PaperSearchQuerySet
+
 if TYPE_CHECKING:
     from institutions.models import Institution
     from papers.models import Paper
     from researchers.models import Researcher
 
 
-class PaperQuerySet(models.QuerySet):
+class PaperQuerySet(PaperSearchQuerySet):
     def newest_first(self) -> PaperQuerySet:
         return self.order_by("-published", "-arxiv_id")
 
