@@ -1,6 +1,8 @@
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils.text import slugify
 from unidecode import unidecode
@@ -22,6 +24,8 @@ class Institution(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        # For name__icontains (UPPER(name) LIKE …), as search matches institutions by the words of their name.
+        indexes = [GinIndex(OpClass(Upper("name"), name="gin_trgm_ops"), name="institution_name_trgm")]
 
     def __str__(self) -> str:
         return self.name

@@ -9,8 +9,6 @@ from django.db import models
 if TYPE_CHECKING:
     from institutions.models import Institution
 
-# word_similarity of a query to the closest stretch of a name: "stanford" is 1.0 to "Stanford University".
-NAME_WORD_SIMILARITY_THRESHOLD = 0.6
 ROR_ID = re.compile(r"^(?:https?://ror\.org/)?(0[a-z0-9]{6}[0-9]{2})/?$", re.IGNORECASE)
 
 
@@ -32,16 +30,17 @@ class InstitutionQuerySet(models.QuerySet):
         return self.filter(name__iexact=key).order_by("id").first()
 
     def matching_name(self, text: str) -> InstitutionQuerySet:
-        """Institutions named like `text` (trigram word similarity, most similar first), or the one whose
-        ROR id or ROR URL it is."""
-        text = text.strip()
+        """Institutions whose name holds every word of `text` (three letters or more), most similar
+        first (trigram word similarity); or the institution whose ROR id or ROR URL it is. Each word is
+        a name__icontains, which the trigram index on UPPER(name) answers at any size."""
         ror_id = ror_id_from(text)
         if ror_id:
             return self.filter(ror_id=ror_id).annotate(similarity=models.Value(1.0))
-        if len(text) < 3:
+        words = [word for word in re.findall(r"\w+", text) if len(word) >= 3]
+        if not words:
             return self.none()
         return (
-            self.annotate(similarity=TrigramWordSimilarity(text, "name"))
-            .filter(similarity__gte=NAME_WORD_SIMILARITY_THRESHOLD)
+            self.filter(*[models.Q(name__icontains=word) for word in words])
+            .annotate(similarity=TrigramWordSimilarity(text, "name"))
             .order_by("-similarity", "name", "id")
         )

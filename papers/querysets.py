@@ -71,3 +71,8 @@ class PaperQuerySet(PaperSearchQuerySet):
 class AuthorshipQuerySet(models.QuerySet):
     def unmatched(self) -> AuthorshipQuerySet:
         return self.filter(researcher__isnull=True)
+
+    def first_of(self, paper_ids: list[int], count: int) -> AuthorshipQuerySet:
+        """The first `count` authorships of each paper, in order: a list of papers shows a few authors,
+        and a collaboration paper has thousands (the full count is `len(paper.authors)`)."""
+        return self.filter(paper_id__in=paper_ids, position__lte=count).order_by("paper_id", "position")

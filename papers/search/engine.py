@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from django.conf import settings
@@ -23,7 +24,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils.text import Truncator
 
 from institutions.models import Institution
-from papers.models import Paper
+from papers.models import Authorship, Paper
 from papers.querysets import PaperQuerySet
 from papers.search.query import Mode, ParsedQuery, Sort
 from papers.search.querysets import highlight_query, iterative_index_scan, words_query
@@ -35,6 +36,23 @@ RRF_K = 60  # reciprocal rank fusion's constant: 1 / (60 + rank), as in Cormack 
 PEOPLE_SHOWN = 5
 INSTITUTIONS_SHOWN = 3
 BROWSE_SNIPPET_WORDS = 40
+AUTHORS_SHOWN = 8  # the rest are counted: "and 2,990 more"
+
+
+@dataclass(frozen=True)
+class HitAuthor:
+    """An author as written on the paper, and the researcher they were matched to (if any)."""
+
+    name: str
+    researcher_id: int | None = None
+    researcher_name: str = ""
+
+    @property
+    def url(self) -> str:
+        """The researcher's page, as the model gives it (an unsaved instance: no query)."""
+        if self.researcher_id is None:
+            return ""
+        return Researcher(pk=self.researcher_id, display_name=self.researcher_name).get_absolute_url()
 
 
 @dataclass(frozen=True)
@@ -42,7 +60,8 @@ class PaperHit:
     """One paper in the results. `title` and `snippet` carry the matched words; `matched_words` says the
     paper contains the query's words, `matched_meaning` that it is among the nearest by meaning."""
 
-    paper: Paper
+    paper: Paper  # without its embedding and search vector
+    authors: tuple[HitAuthor, ...]  # the first AUTHORS_SHOWN
     title: Snippet
     snippet: Snippet
     matched_words: bool
@@ -50,6 +69,11 @@ class PaperHit:
     keyword_rank: int | None = None  # 1-based place in the keyword list
     semantic_rank: int | None = None  # 1-based place in the semantic list
     distance: float | None = None  # cosine distance to the query's vector
+
+    @property
+    def more_authors(self) -> int:
+        """Authors beyond the first AUTHORS_SHOWN (whose authorships are prefetched)."""
+        return max(0, len(self.paper.authors) - AUTHORS_SHOWN)
 
     @property
     def why(self) -> str:
@@ -184,8 +208,9 @@ def _keyword(papers: PaperQuerySet, full: SearchQuery | None) -> list[_Ranked]:
     """Every ranked candidate, best first (the candidates are bounded, so this stays small)."""
     if full is None:
         return []
-    rows = papers.ranked_by_words(full, candidates=settings.SEARCH_KEYWORD_CANDIDATES).values_list(
-        *_ROW, "rank"
+    candidates = papers.ranking_candidates(full, limit=settings.SEARCH_KEYWORD_CANDIDATES)
+    rows = sorted(
+        candidates.values_list(*_ROW, "rank"), key=lambda row: (row[3], row[1], row[0]), reverse=True
     )
     return [
         _Ranked(pk, published, cited, keyword_rank=place, score=rank)
@@ -236,11 +261,15 @@ def _sorted(entries: list[_Ranked], sort: Sort) -> list[_Ranked]:
 
 
 def _hits(page: list[_Ranked], query: ParsedQuery) -> list[PaperHit]:
-    """The page's papers with authors, marked title and snippet, and why each matched (2 queries)."""
+    """The page's papers with their first authors, marked title and snippet, and why each matched
+    (2 queries)."""
     if not page:
         return []
     full = words_query(query.clauses, query.excluded)
-    papers = Paper.objects.filter(pk__in=[entry.paper_id for entry in page]).with_authors()
+    # The vector and the embedding are large and not shown: leave them in the database.
+    papers = Paper.objects.filter(pk__in=[entry.paper_id for entry in page]).defer(
+        "embedding", "search_vector"
+    )
     highlight = highlight_query(query.topic_terms)
     if highlight is not None:
         papers = papers.with_snippets(highlight)
@@ -249,6 +278,12 @@ def _hits(page: list[_Ranked], query: ParsedQuery) -> list[PaperHit]:
             matches_words=ExpressionWrapper(Q(search_vector=full), output_field=BooleanField())
         )
     by_id = {paper.pk: paper for paper in papers}
+    authors: dict[int, list[HitAuthor]] = defaultdict(list)
+    # Plain rows, not model instances: a page has a hundred or more authorships.
+    for paper_id, *author in Authorship.objects.first_of(list(by_id), AUTHORS_SHOWN).values_list(
+        "paper_id", "name", "researcher_id", "researcher__display_name"
+    ):
+        authors[paper_id].append(HitAuthor(*author))
     hits = []
     for entry in page:
         paper = by_id.get(entry.paper_id)
@@ -263,6 +298,7 @@ def _hits(page: list[_Ranked], query: ParsedQuery) -> list[PaperHit]:
         hits.append(
             PaperHit(
                 paper=paper,
+                authors=tuple(authors[paper.pk]),
                 title=title,
                 snippet=snippet,
                 matched_words=query.has_topic and bool(getattr(paper, "matches_words", False)),

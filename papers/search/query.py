@@ -14,6 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from django.conf import settings
 
@@ -114,7 +115,7 @@ class ParsedQuery:
         """The query as typed, less the tokens of these kinds: for suggestions such as "drop the filters"."""
         return " ".join(token for kind, token in self.tokens if kind not in kinds)
 
-    @property
+    @cached_property
     def topic_terms(self) -> tuple[Term, ...]:
         """The terms that say what the papers are about (not who wrote them)."""
         return tuple(

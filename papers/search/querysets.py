@@ -71,22 +71,21 @@ class PaperSearchQuerySet(models.QuerySet):
         """Papers whose weighted search vector matches the full-text query (through the GIN index)."""
         return self if query is None else self.filter(search_vector=query)
 
-    def ranked_by_words(self, query: SearchQuery, *, candidates: int) -> Self:
-        """Papers matching `query`, best first, annotated with `rank`.
-
-        Only the newest `candidates` matches are ranked: ts_rank reads each ranked paper's vector, and a
-        common word ("learning", "model") matches a large share of the corpus. The newest matches come
-        from walking the `published` index, which stops as soon as it has enough."""
-        newest_matches = self.matching_words(query).order_by("-published", "-id").values("pk")[:candidates]
-        return (
-            self.model.objects.filter(pk__in=newest_matches)
-            .annotate(
-                rank=SearchRank(
-                    F("search_vector"), query, weights=RANK_WEIGHTS, normalization=RANK_NORMALISATION
-                )
-            )
-            .order_by("-rank", "-published", "-id")
+    def with_word_rank(self, query: SearchQuery) -> Self:
+        """Annotates `rank`: ts_rank of the weighted vector for the query (title over abstract over
+        authors). It reads each paper's vector, so rank a bounded set: see `ranking_candidates`."""
+        return self.annotate(
+            rank=SearchRank(F("search_vector"), query, weights=RANK_WEIGHTS, normalization=RANK_NORMALISATION)
         )
+
+    def ranking_candidates(self, query: SearchQuery, *, limit: int) -> Self:
+        """The newest `limit` papers matching the query, annotated with their rank (unordered: the caller
+        sorts). Ranking every match of a common word ("learning", "model") would read a large share of
+        the corpus. The newest matches come first, without their rank: PostgreSQL walks the `published`
+        index back and stops at `limit` matches, or collects rarer words' matches through the GIN index
+        and sorts them by date; only then are those `limit` papers ranked."""
+        newest = self.matching_words(query).order_by("-published", "-id").values("pk")[:limit]
+        return self.model.objects.filter(pk__in=newest).with_word_rank(query)
 
     def nearest_to(self, vector: np.ndarray) -> Self:
         """Papers by cosine distance of their embedding to `vector` (annotated `distance`), nearest first,

@@ -49,6 +49,13 @@ def test_it_shows_hits_with_authors_dates_categories_citations_and_why(client):
     assert f"Showing papers matching &#x27;{WORD}&#x27;, by exact words · 1 result" in html
 
 
+def test_a_paper_with_many_authors_shows_the_first_eight_and_counts_the_rest(client):
+    make_paper(title=f"A {WORD} collaboration", authors=[f"Member Number{index}" for index in range(1, 31)])
+    html = client.get("/search", {"q": WORD, "mode": "keyword"}).content.decode()
+    assert "Member Number8 and 22 more</p>" in html
+    assert "Member Number9" not in html
+
+
 def test_it_marks_matched_words_and_escapes_everything_else(client):
     make_paper(
         title=f"<script>alert(1)</script> {WORD} & <b>bold</b> claims",
