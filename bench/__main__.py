@@ -26,7 +26,6 @@ from wovepaper.localservices import EmbeddedPostgres
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = BASE_DIR / "var" / "bench"
-BENCH_DATABASE = "wovepaper_bench"
 # The embedded server is set up like a production database on this kind of machine (24 GiB of memory).
 SERVER_SETTINGS = {
     "shared_buffers": "2GB",
@@ -62,8 +61,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def embedded_server() -> tuple[EmbeddedPostgres, str]:
-    """PostgreSQL under var/bench with SERVER_SETTINGS (restarted once when one needs it)."""
+def embedded_server(papers: int) -> tuple[EmbeddedPostgres, str]:
+    """PostgreSQL under var/bench with SERVER_SETTINGS (restarted once when one needs it), and a
+    database for corpora of this size (so a 100,000 and a 1,000,000 paper corpus are both kept)."""
     server = EmbeddedPostgres(BENCH_DIR / "postgres", int(os.environ.get("BENCH_PG_PORT", "54390")))
     server.start()
     with psycopg.connect(server.url("postgres"), autocommit=True) as connection:
@@ -78,8 +78,8 @@ def embedded_server() -> tuple[EmbeddedPostgres, str]:
     if needs_restart:
         server.stop()
         server.start()
-    server.create_database(BENCH_DATABASE)
-    return server, server.url(BENCH_DATABASE)
+    server.create_database(f"wovepaper_bench_{papers}")
+    return server, server.url(f"wovepaper_bench_{papers}")
 
 
 def configure_django(url: str, static_root: Path) -> None:
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     server, url = None, args.database_url
     try:
         if url is None:
-            server, url = embedded_server()
+            server, url = embedded_server(args.papers)
         configure_django(url, BENCH_DIR / "static")
         from bench.run import run
 

@@ -66,7 +66,7 @@ def machine(url: str) -> dict:
         "cpus": os.cpu_count(),
         "cpu_model": model,
         "memory_gib": round(memory_kib / 1024**2, 1),
-        "load_average_at_start": os.getloadavg()[0],
+        "load_average_at_start": os.getloadavg()[0],  # 1-minute average; 2.0 keeps both cores busy
         "postgres": postgres,
         "pgvector": pgvector,
         "shared_buffers": shared_buffers,
@@ -114,6 +114,8 @@ def run(args: argparse.Namespace, url: str) -> dict:
         "search": measure.search_cases(bench_queries, args.repeat),
         "pages": measure.pages(bench_queries, args.repeat, args.seed),
     }
+    # Other work on the machine slows every number: say how busy it was.
+    report["machine"]["load_average_at_end"] = os.getloadavg()[0]
     args.output.mkdir(parents=True, exist_ok=True)
     path = args.output / f"search-{spec.papers}.json"
     path.write_text(json.dumps(report, indent=2) + "\n")
@@ -126,7 +128,9 @@ def table(report: dict) -> str:
     machine_ = report["machine"]
     lines = [
         f"{report['papers']:,} papers · {machine_['cpus']} cores, {machine_['memory_gib']} GiB · "
-        f"PostgreSQL {machine_['postgres']}, pgvector {machine_['pgvector']}",
+        f"PostgreSQL {machine_['postgres']}, pgvector {machine_['pgvector']} · load average "
+        f"{machine_['load_average_at_start']:.1f} at the start, "
+        f"{machine_['load_average_at_end']:.1f} at the end",
         f"{'case':<44}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'recall@10':>11}{'full pages':>12}  target",
     ]
     for name, result in report["search"].items():

@@ -185,8 +185,9 @@ def _rank(query: ParsedQuery, papers: PaperQuerySet, *, needed: int) -> _Ranking
         return _Ranking(entries, "keyword", len(entries), lower_bound)
     if query.mode is Mode.SEMANTIC:
         cap = settings.SEARCH_SEMANTIC_MAX_RESULTS
-        entries = _semantic(papers, query, limit=min(needed + 1, cap))
-        return _Ranking(_sorted(entries, query.sort), "semantic")
+        # Put in date or citation order, the nearest `cap` are the set: every page must cut the same list.
+        limit = min(needed + 1, cap) if query.sort is Sort.RELEVANCE else cap
+        return _Ranking(_sorted(_semantic(papers, query, limit=limit), query.sort), "semantic")
     depth = min(max(settings.SEARCH_HYBRID_DEPTH, needed), settings.SEARCH_SEMANTIC_MAX_RESULTS)
     # Nearest neighbours always exist; in the blend only those near enough to mean something count, so a
     # name or a nonsense word does not fill the page with papers that are merely the least far away.

@@ -91,12 +91,6 @@ class Filters:
     year_to: int | None = None
     cited_only: bool = False
 
-    @property
-    def active(self) -> bool:
-        return bool(self.categories or self.excluded_categories or self.year_from or self.year_to) or (
-            self.cited_only
-        )
-
 
 @dataclass(frozen=True)
 class ParsedQuery:
