@@ -131,20 +131,29 @@ def table(report: dict) -> str:
         f"PostgreSQL {machine_['postgres']}, pgvector {machine_['pgvector']} · load average "
         f"{machine_['load_average_at_start']:.1f} at the start, "
         f"{machine_['load_average_at_end']:.1f} at the end",
-        f"{'case':<44}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'recall@10':>11}{'full pages':>12}  target",
+        "search: full results (engine.run) | retrieval alone (engine.rank)",
+        f"{'case':<26}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8} |{'p50 ms':>8}{'p95 ms':>8}"
+        f"{'recall@10':>11}{'full pages':>12}  target p95",
     ]
     for name, result in report["search"].items():
-        mode = name.split()[0]
+        mode, retrieval = name.split()[0], result["retrieval"]
         recall = f"{result['recall_at_10']:.3f}" if "recall_at_10" in result else ""
         target = measure.TARGETS_P95_MS[mode]
-        verdict = "ok" if result["p95_ms"] <= target else "MISSED"
-        lines.append(
-            f"{name:<44}{result['p50_ms']:>9.1f}{result['p95_ms']:>9.1f}{result['p99_ms']:>9.1f}"
-            f"{recall:>11}{result['full_pages']:>12.0%}  p95 ≤ {target} ms {verdict}"
+        verdict = (
+            "met"
+            if result["p95_ms"] <= target
+            else "retrieval met"
+            if retrieval["p95_ms"] <= target
+            else "missed"
         )
-    lines.append(f"{'page (server time)':<44}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'queries':>11}")
+        lines.append(
+            f"{name:<26}{result['p50_ms']:>8.1f}{result['p95_ms']:>8.1f}{result['p99_ms']:>8.1f} |"
+            f"{retrieval['p50_ms']:>8.1f}{retrieval['p95_ms']:>8.1f}"
+            f"{recall:>11}{result['full_pages']:>12.0%}  ≤ {target} ms: {verdict}"
+        )
+    lines.append(f"{'page (server time)':<44}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'queries':>9}")
     for name, result in report["pages"].items():
         lines.append(
-            f"{name:<44}{result['p50_ms']:>9.1f}{result['p95_ms']:>9.1f}{result['p99_ms']:>9.1f}{result['queries']:>11}"
+            f"{name:<44}{result['p50_ms']:>8.1f}{result['p95_ms']:>8.1f}{result['p99_ms']:>8.1f}{result['queries']:>9}"
         )
     return "\n".join(lines)

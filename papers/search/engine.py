@@ -122,8 +122,8 @@ class SearchResults:
 
 
 @dataclass
-class _Ranked:
-    """A paper's place in a ranked list, before its row is fetched."""
+class RankedPaper:
+    """A paper's place in a ranked list, before its row is fetched (ranks count from 1)."""
 
     paper_id: int
     published: datetime.date
@@ -135,8 +135,10 @@ class _Ranked:
 
 
 @dataclass
-class _Ranking:
-    entries: list[_Ranked]
+class Ranking:
+    """The ranked list a page of results is cut from: `rank()`'s answer, ids and scores only."""
+
+    entries: list[RankedPaper]
     strategy: str
     total: int | None = None  # known for keyword relevance and hybrid lists
     total_is_lower_bound: bool = False
@@ -150,7 +152,7 @@ def run(query: ParsedQuery, *, page: int = 1, per_page: int | None = None) -> Se
     per_page = per_page or settings.SEARCH_PAGE_SIZE
     max_pages = max(1, settings.SEARCH_MAX_RESULTS // per_page)
     page = max(1, min(page, max_pages))
-    ranking = _rank(query, Paper.objects.filtered_by(query.filters), needed=page * per_page)
+    ranking = rank(query, needed=page * per_page)
     entries = ranking.entries
     if entries and (page - 1) * per_page >= len(entries):
         page = math.ceil(len(entries) / per_page)
@@ -172,22 +174,24 @@ def run(query: ParsedQuery, *, page: int = 1, per_page: int | None = None) -> Se
     return results if hits else replace(results, suggestions=suggestions_for(results))
 
 
-def _rank(query: ParsedQuery, papers: PaperQuerySet, *, needed: int) -> _Ranking:
-    """The ranked list the page is cut from: at least `needed` entries and one more when there are."""
+def rank(query: ParsedQuery, *, needed: int) -> Ranking:
+    """The ranked list pages are cut from, before any paper row is read: at least `needed` entries and
+    one more when there are (run() uses it; it is also what to time to measure retrieval alone)."""
+    papers = Paper.objects.filtered_by(query.filters)
     full = words_query(query.clauses, query.excluded)
     if not query.has_topic:
-        return _Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "browse")
+        return Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "browse")
     if query.mode is Mode.KEYWORD:
         if full is not None and query.sort is not Sort.RELEVANCE:  # every match in SQL order: no ranking
-            return _Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "keyword")
+            return Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "keyword")
         entries = _keyword(papers, full)
         lower_bound = len(entries) >= settings.SEARCH_KEYWORD_CANDIDATES
-        return _Ranking(entries, "keyword", len(entries), lower_bound)
+        return Ranking(entries, "keyword", len(entries), lower_bound)
     if query.mode is Mode.SEMANTIC:
         cap = settings.SEARCH_SEMANTIC_MAX_RESULTS
         # Put in date or citation order, the nearest `cap` are the set: every page must cut the same list.
         limit = min(needed + 1, cap) if query.sort is Sort.RELEVANCE else cap
-        return _Ranking(_sorted(_semantic(papers, query, limit=limit), query.sort), "semantic")
+        return Ranking(_sorted(_semantic(papers, query, limit=limit), query.sort), "semantic")
     depth = min(max(settings.SEARCH_HYBRID_DEPTH, needed), settings.SEARCH_SEMANTIC_MAX_RESULTS)
     # Nearest neighbours always exist; in the blend only those near enough to mean something count, so a
     # name or a nonsense word does not fill the page with papers that are merely the least far away.
@@ -197,15 +201,15 @@ def _rank(query: ParsedQuery, papers: PaperQuerySet, *, needed: int) -> _Ranking
         if entry.distance is not None and entry.distance <= settings.SEARCH_HYBRID_MAX_DISTANCE
     ]
     entries = _sorted(_fused(_keyword(papers, full)[:depth], semantic), query.sort)
-    return _Ranking(entries, "hybrid", len(entries))
+    return Ranking(entries, "hybrid", len(entries))
 
 
-def _in_order(papers: PaperQuerySet, sort: Sort, limit: int) -> list[_Ranked]:
+def _in_order(papers: PaperQuerySet, sort: Sort, limit: int) -> list[RankedPaper]:
     ordered = papers.most_cited() if sort is Sort.CITED else papers.newest_first()
-    return [_Ranked(*row) for row in ordered.values_list(*_ROW)[:limit]]
+    return [RankedPaper(*row) for row in ordered.values_list(*_ROW)[:limit]]
 
 
-def _keyword(papers: PaperQuerySet, full: SearchQuery | None) -> list[_Ranked]:
+def _keyword(papers: PaperQuerySet, full: SearchQuery | None) -> list[RankedPaper]:
     """Every ranked candidate, best first (the candidates are bounded, so this stays small)."""
     if full is None:
         return []
@@ -214,12 +218,12 @@ def _keyword(papers: PaperQuerySet, full: SearchQuery | None) -> list[_Ranked]:
         candidates.values_list(*_ROW, "rank"), key=lambda row: (row[3], row[1], row[0]), reverse=True
     )
     return [
-        _Ranked(pk, published, cited, keyword_rank=place, score=rank)
-        for place, (pk, published, cited, rank) in enumerate(rows, start=1)
+        RankedPaper(pk, published, cited, keyword_rank=place, score=score)
+        for place, (pk, published, cited, score) in enumerate(rows, start=1)
     ]
 
 
-def _semantic(papers: PaperQuerySet, query: ParsedQuery, *, limit: int) -> list[_Ranked]:
+def _semantic(papers: PaperQuerySet, query: ParsedQuery, *, limit: int) -> list[RankedPaper]:
     """The nearest papers by meaning among those passing the filters and the query's non-plain terms
     (phrases, fields, exclusions)."""
     constraints = words_query([clause for clause in query.clauses if not clause.is_plain], query.excluded)
@@ -229,12 +233,12 @@ def _semantic(papers: PaperQuerySet, query: ParsedQuery, *, limit: int) -> list[
         rows = list(nearest[:limit])
     rows.sort(key=lambda row: row[-1])  # relaxed order: the index hands rows back almost sorted
     return [
-        _Ranked(pk, published, cited, semantic_rank=place, distance=distance, score=-distance)
+        RankedPaper(pk, published, cited, semantic_rank=place, distance=distance, score=-distance)
         for place, (pk, published, cited, distance) in enumerate(rows, start=1)
     ]
 
 
-def _fused(keyword: list[_Ranked], semantic: list[_Ranked]) -> list[_Ranked]:
+def _fused(keyword: list[RankedPaper], semantic: list[RankedPaper]) -> list[RankedPaper]:
     """Reciprocal rank fusion: each list gives 1 / (RRF_K + place); a paper in both lists adds both."""
     fused = {entry.paper_id: entry for entry in keyword}
     for entry in semantic:
@@ -248,7 +252,7 @@ def _fused(keyword: list[_Ranked], semantic: list[_Ranked]) -> list[_Ranked]:
     return sorted(fused.values(), key=lambda entry: (-entry.score, entry.keyword_rank or math.inf))
 
 
-def _sorted(entries: list[_Ranked], sort: Sort) -> list[_Ranked]:
+def _sorted(entries: list[RankedPaper], sort: Sort) -> list[RankedPaper]:
     """A relevance list in the order asked for: as it is, newest first, or most cited first."""
     if sort is Sort.NEWEST:
         return sorted(entries, key=lambda entry: (entry.published, entry.paper_id), reverse=True)
@@ -261,7 +265,7 @@ def _sorted(entries: list[_Ranked], sort: Sort) -> list[_Ranked]:
     return entries
 
 
-def _hits(page: list[_Ranked], query: ParsedQuery) -> list[PaperHit]:
+def _hits(page: list[RankedPaper], query: ParsedQuery) -> list[PaperHit]:
     """The page's papers with their first authors, marked title and snippet, and why each matched
     (2 queries)."""
     if not page:
