@@ -1,7 +1,8 @@
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils.text import slugify
 from unidecode import unidecode
@@ -23,10 +24,9 @@ class Institution(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        indexes = [
-            # The /institutions name filter is a case-insensitive substring match.
-            GinIndex(fields=["name"], opclasses=["gin_trgm_ops"], name="institution_name_trgm"),
-        ]
+        # Both the /institutions name filter and search match names with name__icontains
+        # (UPPER(name) LIKE …), which only a trigram index on UPPER(name) answers.
+        indexes = [GinIndex(OpClass(Upper("name"), name="gin_trgm_ops"), name="institution_name_trgm")]
 
     def __str__(self) -> str:
         return self.name
