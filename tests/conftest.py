@@ -107,6 +107,16 @@ def _stop(process: subprocess.Popen) -> None:
         process.kill()
 
 
+# Every request of a session's browsers and HTTP clients comes from 127.0.0.1, so the live site allows
+# twice the API's and ten times the search's limits per address (schemathesis alone sends about 650
+# requests); the limits themselves are tested through the test client.
+LIVE_SITE_ENV = {
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "API_RATE_LIMIT": "1200/m",
+    "SEARCH_RATE_LIMIT": "600/m",
+}
+
+
 @pytest.fixture(scope="session")
 def live_site(demo_corpus: DemoCorpus) -> Iterator[str]:
     """gunicorn serving the test database on a free port, for browsers and HTTP clients: its base URL."""
@@ -115,7 +125,7 @@ def live_site(demo_corpus: DemoCorpus) -> Iterator[str]:
         [sys.executable, "-m", "gunicorn", "wovepaper.wsgi", "--bind", f"127.0.0.1:{port}",
          "--workers", "2", "--threads", "4", "--log-level", "warning"],
         cwd=BASE_DIR,
-        env=_process_env() | {"ALLOWED_HOSTS": "127.0.0.1,localhost"},
+        env=_process_env() | LIVE_SITE_ENV,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not port_is_open(port):

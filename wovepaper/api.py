@@ -17,8 +17,9 @@ from ninja.openapi.docs import Swagger
 
 from institutions.api import router as institutions_router
 from papers.api import router as papers_router
+from papers.search.api import router as search_router
 from researchers.api import router as researchers_router
-from wovepaper.apischema import JSON_CONTENT_TYPE, error_response
+from wovepaper.apischema import JSON_CONTENT_TYPE, error_response, rate_in_words, retry_after_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -33,21 +34,6 @@ institutions, woven together by citations and similarity.
   `Retry-After`.
 - Anyone may call it from a browser on any origin (CORS, GET only).
 """
-
-
-# django-ratelimit's periods: the name for people, and the window's length.
-RATE_PERIODS = {"s": ("second", 1), "m": ("minute", 60), "h": ("hour", 3600), "d": ("day", 86400)}
-
-
-def rate_in_words(rate: str) -> str:
-    """600/m → 600 requests a minute."""
-    count, period = rate.split("/")
-    return f"{count} requests a {RATE_PERIODS[period][0]}"
-
-
-def retry_after_seconds(rate: str) -> int:
-    """The whole window: django-ratelimit counts in fixed windows, so by then the count has started over."""
-    return RATE_PERIODS[rate.split("/")[1]][1]
 
 
 class OwnSwagger(Swagger):
@@ -70,6 +56,7 @@ api = NinjaAPI(
 api.add_router("/papers", papers_router)
 api.add_router("/researchers", researchers_router)
 api.add_router("/institutions", institutions_router)
+api.add_router("/search", search_router)
 
 
 def rate_limited(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

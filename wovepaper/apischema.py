@@ -3,6 +3,7 @@ answers to conditional requests, and absolute links."""
 
 import hashlib
 import math
+import re
 from datetime import datetime
 from http import HTTPStatus
 from typing import Any, Generic, TypeVar
@@ -71,12 +72,30 @@ class Pagination(Schema):
     per_page: int = Field(25, ge=1, le=MAX_PER_PAGE, description=f"Results per page, 1 to {MAX_PER_PAGE}.")
 
 
+# django-ratelimit's rates: N/s, N/m, N/h or N/d, the period optionally a multiple (N/5m).
+RATE = re.compile(r"(\d+)/(\d*)([smhd])")
+RATE_PERIODS = {"s": ("second", 1), "m": ("minute", 60), "h": ("hour", 3600), "d": ("day", 86400)}
+
+
+def rate_in_words(rate: str) -> str:
+    """600/m → 600 requests a minute; 100/5m → 100 requests every 5 minutes."""
+    count, multiple, period = RATE.fullmatch(rate).groups()
+    name = RATE_PERIODS[period][0]
+    return f"{count} requests every {multiple} {name}s" if multiple else f"{count} requests a {name}"
+
+
+def retry_after_seconds(rate: str) -> int:
+    """The whole window: django-ratelimit counts in fixed windows, so by then the count has started over."""
+    _, multiple, period = RATE.fullmatch(rate).groups()
+    return int(multiple or 1) * RATE_PERIODS[period][1]
+
+
 def absolute(path: str) -> str:
     """The canonical address of one of our paths."""
     return f"{settings.SITE_URL}{path}"
 
 
-def _page_link(request: HttpRequest, page: int) -> str:
+def page_link(request: HttpRequest, page: int) -> str:
     query = request.GET.copy()
     query["page"] = str(page)
     return absolute(f"{request.path}?{query.urlencode()}")
@@ -94,8 +113,8 @@ def page_of(request: HttpRequest, queryset: QuerySet, pagination: Pagination) ->
         "page": pagination.page,
         "per_page": pagination.per_page,
         "pages": pages,
-        "next": _page_link(request, pagination.page + 1) if pagination.page < pages else None,
-        "previous": _page_link(request, min(pagination.page - 1, pages)) if pagination.page > 1 else None,
+        "next": page_link(request, pagination.page + 1) if pagination.page < pages else None,
+        "previous": page_link(request, min(pagination.page - 1, pages)) if pagination.page > 1 else None,
         "results": results,
     }
 

@@ -22,6 +22,7 @@ OPERATIONS = [
     "/api/institutions/{key}",
     "/api/institutions/{key}/researchers",
     "/api/institutions/{key}/papers",
+    "/api/search",
 ]
 
 

@@ -1,0 +1,220 @@
+"""Search in the JSON API: the site's search (the same query language, modes, filters and ranking) as
+JSON, with why each paper matched and the researchers and institutions whose names match."""
+
+from datetime import date
+from typing import Annotated, Literal
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django_ratelimit.core import is_ratelimited
+from ninja import Field, Query, Router, Schema
+
+from institutions.models import Institution
+from papers.api import CATEGORY_PATTERN, FIRST_ARXIV_YEAR, AuthorOut
+from papers.identifiers import parse_arxiv_id
+from papers.models import Paper
+from papers.search import engine
+from papers.search.params import MAX_CATEGORIES
+from papers.search.query import Filters, Mode, Sort, parse
+from researchers.api import ResearcherOut
+from wovepaper.apischema import (
+    ERROR_RESPONSES,
+    MAX_PAGE,
+    WITHOUT_NUL,
+    absolute,
+    error_response,
+    page_link,
+    rate_in_words,
+    retry_after_seconds,
+)
+
+router = Router(tags=["search"])
+
+MAX_PER_PAGE = 50
+# Longer text is cut to SEARCH_MAX_QUERY_LENGTH, as on the site; past this it is refused outright.
+MAX_QUERY_PARAMETER = 2000
+
+
+class SearchFilters(Schema):
+    q: str = Field(
+        "",
+        max_length=MAX_QUERY_PARAMETER,
+        pattern=WITHOUT_NUL,
+        description=(
+            'Words, "exact phrases", -excluded words, OR, and the fields author:"Name", cat:cs.DC, '
+            "year:2020..2022, title:… and abs:…, as in the site's search box. Empty: the latest papers."
+        ),
+    )
+    mode: Literal["hybrid", "keyword", "semantic"] = Field(
+        "hybrid", description="keyword (full-text), semantic (by meaning), or hybrid (both, fused)."
+    )
+    sort: Literal["relevance", "newest", "cited"] = Field("relevance")
+    category: list[Annotated[str, Field(max_length=32, pattern=CATEGORY_PATTERN)]] = Field(
+        default_factory=list,
+        max_length=MAX_CATEGORIES,
+        description="arXiv categories, e.g. cs.LG (primary or cross-listed); repeat for several.",
+    )
+    year_from: int | None = Field(None, ge=FIRST_ARXIV_YEAR, le=2100, description="First posted in or after.")
+    year_to: int | None = Field(None, ge=FIRST_ARXIV_YEAR, le=2100, description="First posted in or before.")
+    has_citations: bool = Field(False, description="true: only papers cited at least once.")
+    page: int = Field(
+        1, ge=1, le=MAX_PAGE, description=f"1-based; results end at {settings.SEARCH_MAX_RESULTS}."
+    )
+    per_page: int = Field(20, ge=1, le=MAX_PER_PAGE, description=f"1 to {MAX_PER_PAGE}.")
+
+
+class PaperSummaryOut(Schema):
+    arxiv_id: str
+    title: str
+    published: date = Field(description="First posted on arXiv.")
+    primary_category: str
+    categories: list[str]
+    cited_by_count: int | None = Field(description="Null until known.")
+    author_count: int = Field(description="All the paper's authors.")
+    url: str = Field(description="The paper's canonical page here.")
+    api_url: str = Field(description="The whole record, with every author.")
+    abs_url: str
+    pdf_url: str
+
+    @staticmethod
+    def resolve_author_count(paper: Paper) -> int:
+        return len(paper.authors)
+
+    @staticmethod
+    def resolve_url(paper: Paper) -> str:
+        return absolute(paper.get_absolute_url())
+
+    @staticmethod
+    def resolve_api_url(paper: Paper) -> str:
+        return absolute(reverse("api:paper", kwargs={"arxiv_id": paper.arxiv_id}))
+
+
+class SearchHitOut(Schema):
+    paper: PaperSummaryOut
+    authors: list[AuthorOut] = Field(description=f"The first {engine.AUTHORS_SHOWN}, in the paper's order.")
+    snippet: str = Field(description="Where the abstract matches the query's words, or its beginning.")
+    highlights: list[str] = Field(description="The words of title and snippet that matched the query.")
+    matched: list[Literal["words", "meaning"]] = Field(
+        description="Why it is here: it has the query's words, it is among the nearest by meaning, or both."
+    )
+    similarity: float | None = Field(description="Cosine similarity to the query, when compared by meaning.")
+
+    @staticmethod
+    def resolve_authors(hit: engine.PaperHit) -> list[dict[str, object]]:
+        return [
+            {
+                "name": author.name,
+                "researcher_id": author.researcher_id,
+                "researcher_url": absolute(author.url) if author.researcher_id else None,
+            }
+            for author in hit.authors
+        ]
+
+    @staticmethod
+    def resolve_snippet(hit: engine.PaperHit) -> str:
+        return hit.snippet.text
+
+    @staticmethod
+    def resolve_highlights(hit: engine.PaperHit) -> list[str]:
+        return list(dict.fromkeys(hit.title.marked_words + hit.snippet.marked_words))
+
+    @staticmethod
+    def resolve_matched(hit: engine.PaperHit) -> list[str]:
+        return [
+            reason for reason, yes in (("words", hit.matched_words), ("meaning", hit.matched_meaning)) if yes
+        ]
+
+    @staticmethod
+    def resolve_similarity(hit: engine.PaperHit) -> float | None:
+        return round(1 - hit.distance, 4) if hit.distance is not None else None
+
+
+class InstitutionMatchOut(Schema):
+    id: int
+    name: str
+    ror_id: str | None
+    country_code: str
+    url: str
+    api_url: str
+
+    @staticmethod
+    def resolve_url(institution: Institution) -> str:
+        return absolute(institution.get_absolute_url())
+
+    @staticmethod
+    def resolve_api_url(institution: Institution) -> str:
+        return absolute(reverse("api:institution", kwargs={"key": str(institution.pk)}))
+
+
+class SearchOut(Schema):
+    query: str = Field(description="The query as searched (cleaned, and cut when too long).")
+    understood: str = Field(description="How the query was read, in words.")
+    notes: list[str] = Field(description="What was changed or ignored in reading the query, and why.")
+    mode: str = Field(description="The mode asked for.")
+    strategy: Literal["browse", "keyword", "semantic", "hybrid"] = Field(
+        description="What ran: browse when the query has nothing to search for (the latest papers)."
+    )
+    count: int | None = Field(
+        description=(
+            "Results in all pages together, when counted: a semantic ranking has no set size, and a "
+            "list in date or citation order is followed by `next` instead."
+        )
+    )
+    count_is_lower_bound: bool = Field(description="More papers match than were ranked.")
+    page: int = Field(description="The page given: a page past the end gives the last one.")
+    per_page: int
+    pages: int | None
+    next: str | None
+    previous: str | None
+    paper: str | None = Field(description="The API address of the paper when the query is its arXiv id.")
+    researchers: list[ResearcherOut] = Field(description="On page 1: researchers whose names match.")
+    institutions: list[InstitutionMatchOut] = Field(description="On page 1: institutions whose names match.")
+    results: list[SearchHitOut]
+
+
+@router.get(
+    "",
+    response={200: SearchOut, **ERROR_RESPONSES},
+    url_name="search",
+    summary="Search papers",
+    description=(
+        "Papers by keyword, by meaning, or both (hybrid, the default), with the site's query language and "
+        f"filters. Searches are also limited to {rate_in_words(settings.SEARCH_RATE_LIMIT)} per client "
+        "address, as on the site; past that the answer is 429 with Retry-After."
+    ),
+)
+def search(request: HttpRequest, filters: Query[SearchFilters]) -> HttpResponse | dict[str, object]:
+    if is_ratelimited(request, group="api-search", key="ip", rate=settings.SEARCH_RATE_LIMIT, increment=True):
+        limit = rate_in_words(settings.SEARCH_RATE_LIMIT).replace("requests", "searches")
+        response = error_response(429, f"Too many searches: at most {limit} per client address.")
+        response["Retry-After"] = str(retry_after_seconds(settings.SEARCH_RATE_LIMIT))
+        return response
+    chosen = Filters(
+        categories=tuple(dict.fromkeys(filters.category)),
+        year_from=filters.year_from,
+        year_to=filters.year_to,
+        cited_only=filters.has_citations,
+    )
+    query = parse(filters.q, mode=Mode(filters.mode), sort=Sort(filters.sort), filters=chosen)
+    results = engine.run(query, page=filters.page, per_page=filters.per_page)
+    arxiv_id = parse_arxiv_id(filters.q) if filters.q.strip() else None
+    named = arxiv_id is not None and Paper.objects.filter(arxiv_id=arxiv_id.id).exists()
+    return {
+        "query": query.text,
+        "understood": query.describe(),
+        "notes": list(query.notes),
+        "mode": query.mode.value,
+        "strategy": results.strategy,
+        "count": results.total,
+        "count_is_lower_bound": results.total_is_lower_bound,
+        "page": results.page,
+        "per_page": results.per_page,
+        "pages": results.num_pages,
+        "next": page_link(request, results.page + 1) if results.has_next else None,
+        "previous": page_link(request, results.page - 1) if results.has_previous else None,
+        "paper": absolute(reverse("api:paper", kwargs={"arxiv_id": arxiv_id.id})) if named else None,
+        "researchers": results.researchers,
+        "institutions": results.institutions,
+        "results": results.hits,
+    }
