@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test install chromium lint
+.PHONY: run test install chromium lint bench
 
 $(INSTALLED): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,3 +32,9 @@ test: $(INSTALLED) chromium
 
 lint: $(INSTALLED)
 	$(BIN)/python -m ruff check .
+
+# Search latency and recall on a synthetic corpus in its own database (see README, "Performance").
+# `make bench PAPERS=1000000` for a million papers; the corpus is kept under var/bench and reused.
+PAPERS ?= 100000
+bench: $(INSTALLED)
+	$(BIN)/python -m bench --papers $(PAPERS)

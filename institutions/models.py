@@ -1,7 +1,8 @@
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils.text import slugify
 from unidecode import unidecode
@@ -24,8 +25,10 @@ class Institution(models.Model):
     class Meta:
         ordering = ["name", "id"]
         indexes = [
-            # The /institutions name filter is a case-insensitive substring match.
+            # The name as written (pages work).
             GinIndex(fields=["name"], opclasses=["gin_trgm_ops"], name="institution_name_trgm"),
+            # name__icontains, i.e. UPPER(name) LIKE …: the /institutions filter and search's name matching.
+            GinIndex(OpClass(Upper("name"), name="gin_trgm_ops"), name="institution_name_upper_trgm"),
         ]
 
     def __str__(self) -> str:

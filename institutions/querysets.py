@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db import models
 from django.db.models import Count, F, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -63,3 +64,19 @@ class InstitutionQuerySet(models.QuerySet):
             .values("count")
         )
         return self.annotate(researcher_count=Coalesce(Subquery(researchers), Value(0)))
+
+    def matching_name(self, text: str) -> InstitutionQuerySet:
+        """Institutions whose name holds every word of `text` (three letters or more), most similar
+        first (trigram word similarity); or the institution whose ROR id or ROR URL it is. Each word is
+        a name__icontains, which the trigram index on UPPER(name) answers at any size."""
+        ror_id = ror_id_from(text)
+        if ror_id:
+            return self.filter(ror_id=ror_id).annotate(similarity=models.Value(1.0))
+        words = [word for word in re.findall(r"\w+", text) if len(word) >= 3]
+        if not words:
+            return self.none()
+        return (
+            self.filter(*[models.Q(name__icontains=word) for word in words])
+            .annotate(similarity=TrigramWordSimilarity(text, "name"))
+            .order_by("-similarity", "name", "id")
+        )

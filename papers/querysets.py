@@ -19,6 +19,7 @@ from django.db.models import (
 )
 from pgvector.django import CosineDistance
 
+from papers.search.querysets import PaperSearchQuerySet
 from wovepaper.expressions import in_array
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from researchers.models import Researcher
 
 
-class PaperQuerySet(models.QuerySet):
+class PaperQuerySet(PaperSearchQuerySet):
     def newest_first(self) -> PaperQuerySet:
         return self.order_by("-published", "-arxiv_id")
 
@@ -116,6 +117,11 @@ AUTHOR_POSITIONS = ("first", "middle", "last", "sole")
 class AuthorshipQuerySet(models.QuerySet):
     def unmatched(self) -> AuthorshipQuerySet:
         return self.filter(researcher__isnull=True)
+
+    def first_of(self, paper_ids: list[int], count: int) -> AuthorshipQuerySet:
+        """The first `count` authorships of each paper, in order: a list of papers shows a few authors,
+        and a collaboration paper has thousands (the full count is `len(paper.authors)`)."""
+        return self.filter(paper_id__in=paper_ids, position__lte=count).order_by("paper_id", "position")
 
     def author_position_counts(self) -> dict[str, int]:
         """Papers per author position (first, middle, last, sole) among these authorships, counting only

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import models
-from django.db.models import Count, F, OuterRef, Subquery, Sum, Value, Window
+from django.db.models import Count, F, IntegerField, OuterRef, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
 
 from researchers.names import normalise_name
@@ -90,4 +90,25 @@ class ResearcherQuerySet(models.QuerySet):
             self.filter(normalised_name__trigram_similar=normalised)
             .annotate(similarity=TrigramSimilarity("normalised_name", normalised))
             .order_by("-similarity", "id")
+        )
+
+    def with_search_summary(self) -> ResearcherQuerySet:
+        """Annotates `paper_count` (papers in this corpus) and `last_institution_id`/`_name` (their last
+        known affiliation). Correlated subqueries rather than a join and GROUP BY: PostgreSQL works them out
+        only for the rows that survive ORDER BY and LIMIT, however many researchers match a name."""
+        from institutions.models import Affiliation
+        from papers.models import Authorship
+
+        papers = (
+            Authorship.objects.filter(researcher=OuterRef("pk"))
+            .order_by()
+            .values("researcher")
+            .annotate(count=Count("paper", distinct=True))
+            .values("count")
+        )
+        last = Affiliation.objects.filter(researcher=OuterRef("pk"), last_known=True).order_by("-id")
+        return self.annotate(
+            paper_count=Coalesce(Subquery(papers, output_field=IntegerField()), Value(0)),
+            last_institution_id=Subquery(last.values("institution_id")[:1]),
+            last_institution_name=Subquery(last.values("institution__name")[:1]),
         )

@@ -251,3 +251,22 @@ CELERY_BEAT_SCHEDULE |= {
         "schedule": crontab(hour=5, minute=30),
     },
 }
+
+# Search (papers/search). Queries longer than SEARCH_MAX_QUERY_LENGTH characters are cut there. Keyword
+# relevance is ranked over the newest SEARCH_KEYWORD_CANDIDATES matches (ranking every match of a common
+# word would read most of the corpus). SEARCH_HNSW_EF_SEARCH is pgvector's candidate list per scan.
+SEARCH_MAX_QUERY_LENGTH = env_int("SEARCH_MAX_QUERY_LENGTH", 500, minimum=20)
+SEARCH_PAGE_SIZE = 20
+SEARCH_KEYWORD_CANDIDATES = env_int("SEARCH_KEYWORD_CANDIDATES", 500, minimum=100)
+SEARCH_MAX_RESULTS = 1000  # pages past this many results are not offered (50 pages of 20)
+SEARCH_SEMANTIC_MAX_RESULTS = 200  # nearest neighbours are a ranking, not a set: 10 pages is plenty
+SEARCH_HYBRID_DEPTH = 100  # each of the keyword and semantic lists fused for hybrid search
+# Hybrid search blends in only papers this close by cosine distance (similarity 0.28 and up): with
+# all-MiniLM-L6-v2, papers on the topic of a query lie within about 0.7, while for a name or a nonsense
+# word even the nearest paper is 0.74 or more away.
+SEARCH_HYBRID_MAX_DISTANCE = 0.72
+SEARCH_HNSW_EF_SEARCH = env_int("SEARCH_HNSW_EF_SEARCH", 100, minimum=10)
+SEARCH_QUERY_VECTOR_TTL = env_int("SEARCH_QUERY_VECTOR_TTL", 60 * 60 * 24 * 30, minimum=60)
+SEARCH_RATE_LIMIT = env_str("SEARCH_RATE_LIMIT", "60/m")  # per client address, django-ratelimit syntax
+if not re.fullmatch(r"\d+/\d*[smhd]", SEARCH_RATE_LIMIT):
+    raise ImproperlyConfigured(f"SEARCH_RATE_LIMIT must look like 60/m, got {SEARCH_RATE_LIMIT!r}")

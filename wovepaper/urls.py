@@ -25,6 +25,7 @@ urlpatterns = [
     path("privacy", views.static_page, {"template": "pages/privacy.html"}, name="privacy"),
     path("developers", views.static_page, {"template": "pages/developers.html"}, name="developers"),
     path("", include("papers.urls")),
+    path("", include("papers.search.urls")),
     path("", include("researchers.urls")),
     path("", include("institutions.urls")),
     path("", include("harvest.urls")),

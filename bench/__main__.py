@@ -1,0 +1,129 @@
+"""`python -m bench` (or `make bench`): search latency and recall on a synthetic corpus.
+
+Builds N papers (default 100,000) with researchers, authorships, institutions, affiliations and citations
+into a database of its own, then measures keyword, semantic and hybrid search, with and without filters,
+the recall of semantic search against exact search, and the server time of the pages that list many
+papers. Writes JSON to bench/results/ and prints a table. See README.md, "Performance".
+
+The database is an embedded PostgreSQL under var/bench (started and stopped here) unless --database-url
+names another; the development database is never touched. A corpus already there with the same size
+and seed is reused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+from wovepaper.localservices import EmbeddedPostgres
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+BENCH_DIR = BASE_DIR / "var" / "bench"
+# The embedded server is set up like a production database on this kind of machine (24 GiB of memory).
+SERVER_SETTINGS = {
+    "shared_buffers": "2GB",
+    "effective_cache_size": "8GB",
+    "work_mem": "32MB",
+    "random_page_cost": "1.1",
+    "maintenance_work_mem": "2GB",
+}
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=100_000, help="papers in the corpus (at least 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of everything random (default 1)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="rounds over the query set per case (default 3)"
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL"),
+        help="an empty PostgreSQL database with pgvector to use instead of the embedded one under var/bench "
+        "(also BENCH_DATABASE_URL); never a database with papers the benchmark did not make",
+    )
+    parser.add_argument(
+        "--output", type=Path, default=BASE_DIR / "bench" / "results", help="where the JSON goes"
+    )
+    parser.add_argument("--rebuild", action="store_true", help="build the corpus again even if it is there")
+    args = parser.parse_args(argv)
+    if args.papers < 1000:
+        parser.error("--papers must be at least 1000")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    return args
+
+
+def embedded_server(papers: int) -> tuple[EmbeddedPostgres, str]:
+    """PostgreSQL under var/bench with SERVER_SETTINGS (restarted once when one needs it), and a
+    database for corpora of this size (so a 100,000 and a 1,000,000 paper corpus are both kept)."""
+    server = EmbeddedPostgres(BENCH_DIR / "postgres", int(os.environ.get("BENCH_PG_PORT", "54390")))
+    server.start()
+    with psycopg.connect(server.url("postgres"), autocommit=True) as connection:
+        for name, value in SERVER_SETTINGS.items():
+            connection.execute(
+                sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value))
+            )
+        connection.execute("SELECT pg_reload_conf()")
+    time.sleep(0.5)  # the reload is asynchronous
+    with psycopg.connect(server.url("postgres"), autocommit=True) as connection:
+        needs_restart = connection.execute("SELECT bool_or(pending_restart) FROM pg_settings").fetchone()[0]
+    if needs_restart:
+        server.stop()
+        server.start()
+    server.create_database(f"wovepaper_bench_{papers}")
+    return server, server.url(f"wovepaper_bench_{papers}")
+
+
+def configure_django(url: str, static_root: Path) -> None:
+    """Django on the benchmark's database only; the query-vector cache in memory (no Redis needed)."""
+    os.environ.update(
+        DATABASE_URL=url,
+        DJANGO_SETTINGS_MODULE="wovepaper.settings",
+        DEBUG="false",
+        HTTPS="false",
+        ALLOWED_HOSTS="testserver,localhost",
+        LOG_LEVEL="WARNING",
+        RATELIMIT_ENABLE="false",
+    )
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ.setdefault("STATIC_ROOT", str(static_root))
+    import django
+    from django.test.utils import override_settings
+
+    django.setup()
+    override_settings(
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None}}
+    ).enable()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
+    server, url = None, args.database_url
+    try:
+        if url is None:
+            server, url = embedded_server(args.papers)
+        configure_django(url, BENCH_DIR / "static")
+        from bench.run import run
+
+        run(args, url)
+    except Exception as error:  # one line, not a traceback (BENCH_TRACEBACK=1 shows it)
+        if os.environ.get("BENCH_TRACEBACK"):
+            raise
+        print(f"bench: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    finally:
+        if server is not None:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

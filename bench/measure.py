@@ -1,0 +1,201 @@
+"""What the benchmark measures: search latency per mode, with and without filters, recall of the HNSW
+search against exact search, and the server time of the pages that list many papers."""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from tqdm import tqdm
+
+from bench.corpus import ONE_PERCENT_CATEGORY, Plan, query_vector_near
+from bench.sources import Sources
+from institutions.models import Institution
+from papers.models import Paper
+from papers.search import engine
+from papers.search.query import Filters, Mode, ParsedQuery, parse
+from papers.search.vectors import query_vector_key
+from researchers.models import Researcher
+
+COMMON_WORDS = ["learning", "model", "network"]  # each matches a large share of the corpus
+TOPICAL = [
+    "graph neural networks", "large language models", "diffusion models", "reinforcement learning",
+    "image segmentation", "federated learning privacy", "object detection", "speech recognition",
+    "knowledge distillation", "retrieval augmented generation", "3d reconstruction", "medical image analysis",
+]  # fmt: skip
+SAMPLED_FROM_TITLES = 15
+CATEGORY = "cs.LG"  # a broad category: about a fifth of the corpus
+CATEGORY_FILTER = Filters(categories=(CATEGORY,))
+ONE_PERCENT_FILTER = Filters(categories=(ONE_PERCENT_CATEGORY,))
+CASES = [
+    ("keyword", Mode.KEYWORD, Filters()),
+    (f"keyword + {CATEGORY}", Mode.KEYWORD, CATEGORY_FILTER),
+    ("semantic", Mode.SEMANTIC, Filters()),
+    (f"semantic + {CATEGORY}", Mode.SEMANTIC, CATEGORY_FILTER),
+    ("semantic + 1% filter", Mode.SEMANTIC, ONE_PERCENT_FILTER),
+    ("hybrid", Mode.HYBRID, Filters()),
+    (f"hybrid + {CATEGORY}", Mode.HYBRID, CATEGORY_FILTER),
+]
+TARGETS_P95_MS = {"keyword": 50, "semantic": 30, "hybrid": 80}
+_WORD = re.compile(r"^[A-Za-z][a-z]{3,}$")
+_STOP = {
+    "with",
+    "from",
+    "that",
+    "this",
+    "using",
+    "towards",
+    "through",
+    "their",
+    "when",
+    "into",
+    "based",
+    "via",
+}
+
+
+@dataclass(frozen=True)
+class BenchQuery:
+    text: str
+    vector: np.ndarray
+
+
+@dataclass
+class Timing:
+    milliseconds: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float]:
+        values = sorted(self.milliseconds)
+        return {
+            "n": len(values),
+            "p50_ms": round(_percentile(values, 50), 2),
+            "p95_ms": round(_percentile(values, 95), 2),
+            "p99_ms": round(_percentile(values, 99), 2),
+            "mean_ms": round(statistics.fmean(values), 2),
+        }
+
+
+def _percentile(values: list[float], percent: float) -> float:
+    """Nearest-rank percentile of sorted values."""
+    rank = max(1, int(np.ceil(percent / 100 * len(values))))
+    return values[rank - 1]
+
+
+def queries(plan: Plan, sources: Sources, seed: int) -> list[BenchQuery]:
+    """Common words, topical phrases and word pairs from real titles, each with a vector about the demo
+    paper it came from (or a random one), planted in the query-vector cache as the model's answer."""
+    rng = np.random.default_rng([seed, 100])
+    picker = random.Random(seed)
+    texts: list[tuple[str, int]] = [
+        (text, int(rng.integers(len(sources.papers)))) for text in COMMON_WORDS + TOPICAL
+    ]
+    while len(texts) < len(COMMON_WORDS) + len(TOPICAL) + SAMPLED_FROM_TITLES:
+        source = int(plan.source[int(rng.integers(len(plan.source)))])
+        words = [
+            w.lower()
+            for w in sources.papers[source].title.split()
+            if _WORD.match(w) and w.lower() not in _STOP
+        ]
+        if len(words) >= 2:
+            start = picker.randrange(len(words) - 1)
+            texts.append((" ".join(words[start : start + 2]), source))
+    return [BenchQuery(text, query_vector_near(plan, source, rng)) for text, source in texts]
+
+
+def plant_query_vectors(bench_queries: list[BenchQuery]) -> None:
+    for query in bench_queries:
+        cache.set(query_vector_key(query.text), query.vector.tobytes(), timeout=None)
+
+
+def exact_nearest(vector: np.ndarray, filters: Filters, k: int = 10) -> list[int]:
+    """The true nearest papers: the same filters with index scans off, so every distance is computed."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_indexscan = off")
+        return list(Paper.objects.filtered_by(filters).nearest_to(vector).values_list("pk", flat=True)[:k])
+
+
+def search_cases(bench_queries: list[BenchQuery], repeat: int) -> dict[str, dict]:
+    """Per case: the full search (engine.run: ranking, the page's rows, snippets, authors, matching
+    names) and retrieval alone (engine.rank: the ranked ids), then recall against exact search in a
+    separate pass, so exact search's full scans never sit between timed runs."""
+    results: dict[str, dict] = {}
+    for name, mode, filters in CASES:
+        full, retrieval, full_pages = Timing(), Timing(), 0
+        parsed = [parse(query.text, mode=mode, filters=filters) for query in bench_queries]
+        for query in parsed:  # warm: first runs read from disk and fill caches
+            engine.run(query)
+        for _round in tqdm(range(repeat), desc=f"search {name}", unit=" rounds"):
+            for query in parsed:
+                started = time.perf_counter()
+                found = engine.run(query)
+                full.milliseconds.append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                engine.rank(query, needed=found.per_page)
+                retrieval.milliseconds.append((time.perf_counter() - started) * 1000)
+                full_pages += len(found.hits) == found.per_page
+        results[name] = full.summary() | {
+            "retrieval": retrieval.summary(),
+            "full_pages": round(full_pages / len(parsed) / repeat, 3),
+        }
+        if mode is Mode.SEMANTIC:
+            recalls = [
+                _recall(query, parsed_query, filters)
+                for query, parsed_query in zip(bench_queries, parsed, strict=True)
+            ]
+            results[name]["recall_at_10"] = round(statistics.fmean(recalls), 4)
+            results[name]["worst_recall_at_10"] = round(min(recalls), 2)
+    return results
+
+
+def _recall(query: BenchQuery, parsed: ParsedQuery, filters: Filters) -> float:
+    """Recall@10 of the engine's first ten against the exact ten nearest."""
+    top = [hit.paper.pk for hit in engine.run(parsed).hits[:10]]
+    exact = exact_nearest(query.vector, filters)
+    return len(set(top) & set(exact)) / max(1, len(exact))
+
+
+def _timed_pages(client: Client, urls: list[str], repeat: int, description: str) -> dict:
+    timing = Timing()
+    query_counts = []
+    for url in urls:  # warm
+        assert client.get(url).status_code == 200, url
+    for _ in tqdm(range(repeat), desc=description, unit=" rounds"):
+        for url in urls:
+            with CaptureQueriesContext(connection) as captured:
+                started = time.perf_counter()
+                response = client.get(url)
+                timing.milliseconds.append((time.perf_counter() - started) * 1000)
+            assert response.status_code == 200, (url, response.status_code)
+            query_counts.append(len(captured))
+    return timing.summary() | {"queries": max(query_counts)}
+
+
+def pages(bench_queries: list[BenchQuery], repeat: int, seed: int) -> dict[str, dict]:
+    """Server time of whole pages (view, queries, template), through Django's test client."""
+    client = Client()
+    researcher = Researcher.objects.with_paper_counts().get(pk=1)
+    institution = Institution.objects.get(pk=1)
+    paper_ids = random.Random(seed).sample(range(1, Paper.objects.count() + 1), 20)
+    papers = list(Paper.objects.filter(pk__in=paper_ids))
+    search_urls = [f"/search?q={query.text.replace(' ', '+')}" for query in bench_queries[:10]]
+    measured = {
+        f"researcher page ({researcher.paper_count} papers)": [researcher.get_absolute_url()],
+        "paper page": [paper.get_absolute_url() for paper in papers],
+        f"institution page ({institution.affiliations.count()} researchers)": [
+            institution.get_absolute_url()
+        ],
+        "search page (hybrid, HTML)": search_urls,
+    }
+    # about 20 × repeat requests per page kind, whatever the number of distinct URLs
+    return {
+        name: _timed_pages(client, urls, max(1, repeat * 20 // len(urls)), name)
+        for name, urls in measured.items()
+    }

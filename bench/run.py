@@ -1,0 +1,159 @@
+"""One benchmark run: the corpus (built or reused), the measurements, the JSON and the table."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import psycopg
+from django.conf import settings
+from django.core.management import call_command
+from tqdm import tqdm
+
+from bench import corpus, database, measure
+from bench.sources import load_sources
+
+
+def _progress(description: str, total: int):  # noqa: ANN202 - returns the bar's update method
+    bar = tqdm(total=total, desc=description, unit=" rows", unit_scale=True, leave=True)
+    return bar.update
+
+
+def build(url: str, spec: corpus.CorpusSpec, rebuild: bool) -> tuple[corpus.Plan, dict]:
+    """The corpus in the database, built unless it is there already; returns its plan and build times."""
+    sources = load_sources()
+    with psycopg.connect(url) as connection:
+        reuse = not rebuild and database.corpus_in(connection) == spec
+        if not reuse:
+            database.reset(connection)
+    call_command("migrate", verbosity=0)
+    plan = corpus.plan(spec, sources)
+    if reuse:
+        print(f"reusing the corpus of {spec.papers:,} papers (seed {spec.seed}) already in the database")
+        return plan, {"reused": True}
+    started = time.monotonic()
+    with psycopg.connect(url) as connection:
+        indexes = database.secondary_indexes(connection)
+        database.drop(connection, indexes)
+        corpus.load(connection, spec, sources, plan, _progress)
+        connection.commit()
+    loaded = time.monotonic() - started
+    index_seconds = database.build(url, indexes)
+    with psycopg.connect(url) as connection:
+        database.mark_complete(connection, spec)
+    return plan, {"reused": False, "load_seconds": round(loaded, 1), "index_seconds": index_seconds}
+
+
+def machine(url: str) -> dict:
+    with psycopg.connect(url) as connection:
+        postgres = connection.execute("SHOW server_version").fetchone()[0]
+        pgvector = connection.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+        ).fetchone()[0]
+        shared_buffers = connection.execute("SHOW shared_buffers").fetchone()[0]
+    model = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+         if line.startswith("model name")), platform.processor(),
+    )  # fmt: skip
+    memory_kib = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                      if line.startswith("MemTotal"))  # fmt: skip
+    return {
+        "cpus": os.cpu_count(),
+        "cpu_model": model,
+        "memory_gib": round(memory_kib / 1024**2, 1),
+        "load_average_at_start": os.getloadavg()[0],  # 1-minute average; 2.0 keeps both cores busy
+        "postgres": postgres,
+        "pgvector": pgvector,
+        "shared_buffers": shared_buffers,
+    }
+
+
+def sizes(url: str) -> dict:
+    with psycopg.connect(url) as connection:
+        return {
+            table: connection.execute(
+                "SELECT pg_size_pretty(pg_total_relation_size(%s))", [table]
+            ).fetchone()[0]
+            for table in corpus.TABLES
+        } | {
+            "counts": {
+                table: connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: S608
+                for table in corpus.TABLES
+            }
+        }
+
+
+def run(args: argparse.Namespace, url: str) -> dict:
+    spec = corpus.CorpusSpec(papers=args.papers, seed=args.seed)
+    plan, build_times = build(url, spec, args.rebuild)
+    call_command("collectstatic", "--noinput", verbosity=0)
+    bench_queries = measure.queries(plan, load_sources(), args.seed)
+    measure.plant_query_vectors(bench_queries)
+    report = {
+        "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "papers": spec.papers,
+        "seed": spec.seed,
+        "machine": machine(url),
+        "corpus": sizes(url),
+        "build": build_times,
+        "search_settings": {
+            name: getattr(settings, name)
+            for name in (
+                "SEARCH_KEYWORD_CANDIDATES",
+                "SEARCH_HNSW_EF_SEARCH",
+                "SEARCH_HYBRID_DEPTH",
+                "SEARCH_PAGE_SIZE",
+            )
+        },
+        "queries": [query.text for query in bench_queries],
+        "search": measure.search_cases(bench_queries, args.repeat),
+        "pages": measure.pages(bench_queries, args.repeat, args.seed),
+    }
+    # Other work on the machine slows every number: say how busy it was.
+    report["machine"]["load_average_at_end"] = os.getloadavg()[0]
+    args.output.mkdir(parents=True, exist_ok=True)
+    path = args.output / f"search-{spec.papers}.json"
+    path.write_text(json.dumps(report, indent=2) + "\n")
+    print(table(report))
+    print(f"written to {path}")
+    return report
+
+
+def table(report: dict) -> str:
+    machine_ = report["machine"]
+    lines = [
+        f"{report['papers']:,} papers · {machine_['cpus']} cores, {machine_['memory_gib']} GiB · "
+        f"PostgreSQL {machine_['postgres']}, pgvector {machine_['pgvector']} · load average "
+        f"{machine_['load_average_at_start']:.1f} at the start, "
+        f"{machine_['load_average_at_end']:.1f} at the end",
+        "search: full results (engine.run) | retrieval alone (engine.rank)",
+        f"{'case':<26}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8} |{'p50 ms':>8}{'p95 ms':>8}"
+        f"{'recall@10':>11}{'full pages':>12}  target p95",
+    ]
+    for name, result in report["search"].items():
+        mode, retrieval = name.split()[0], result["retrieval"]
+        recall = f"{result['recall_at_10']:.3f}" if "recall_at_10" in result else ""
+        target = measure.TARGETS_P95_MS[mode]
+        verdict = (
+            "met"
+            if result["p95_ms"] <= target
+            else "retrieval met"
+            if retrieval["p95_ms"] <= target
+            else "missed"
+        )
+        lines.append(
+            f"{name:<26}{result['p50_ms']:>8.1f}{result['p95_ms']:>8.1f}{result['p99_ms']:>8.1f} |"
+            f"{retrieval['p50_ms']:>8.1f}{retrieval['p95_ms']:>8.1f}"
+            f"{recall:>11}{result['full_pages']:>12.0%}  ≤ {target} ms: {verdict}"
+        )
+    lines.append(f"{'page (server time)':<44}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'queries':>9}")
+    for name, result in report["pages"].items():
+        lines.append(
+            f"{name:<44}{result['p50_ms']:>8.1f}{result['p95_ms']:>8.1f}{result['p99_ms']:>8.1f}{result['queries']:>9}"
+        )
+    return "\n".join(lines)
