@@ -1,10 +1,13 @@
 """Sign-in, password resets and sign-ups are limited per client address and per account: 429 with
 Retry-After, counted in Redis, without saying whether the address has an account."""
 
+import math
+
 import pytest
 from django.core import mail
 
 from tests.factories import ACCOUNT_PASSWORD, make_account
+from tests.html import text_of, texts, tree
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +32,11 @@ def from_address(number: int) -> dict[str, str]:
 
 def assert_limited(response, window_seconds: int) -> None:
     assert response.status_code == 429
-    assert 0 < int(response["Retry-After"]) <= window_seconds
-    assert "Too many requests" in response.content.decode()
+    wait = int(response["Retry-After"])
+    assert 0 < wait <= window_seconds
+    assert texts(response, "//h1") == ["Too many attempts"]
+    said = f"about {math.ceil(wait / 60)} minutes" if wait > 90 else f"{wait} second"
+    assert f"Please wait {said}" in text_of(tree(response).xpath("//main")[0])
 
 
 def test_sign_in_is_limited_per_account_from_any_address(client):

@@ -6,6 +6,7 @@ says nothing about which addresses have accounts. Counters live in the Redis cac
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from django.conf import settings
@@ -34,6 +35,7 @@ def over_limit(request: HttpRequest, action: str) -> HttpResponse | None:
             wait = max(wait, usage["time_left"], 1)
     if not wait:
         return None
-    response = render(request, "429.html", {"retry_after": wait}, status=429)
+    context = {"retry_after": wait, "retry_minutes": math.ceil(wait / 60)}
+    response = render(request, "accounts/too_many_attempts.html", context, status=429)
     response["Retry-After"] = str(wait)
     return response

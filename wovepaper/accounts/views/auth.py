@@ -35,7 +35,7 @@ from wovepaper.accounts.tokens import (
     signed_up_here,
 )
 
-SIGN_UP_EMAIL_KEY = "accounts.sign_up_email"
+EMAIL_SENT_TO_KEY = "accounts.email_sent_to"  # shown on the "check your e-mail" pages
 AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
@@ -52,14 +52,14 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             user = services.account_sign_up(email=email, password=form.cleaned_data["password"])
             if user is not None:
                 remember_signed_up(request, user)
-            request.session[SIGN_UP_EMAIL_KEY] = email
+            request.session[EMAIL_SENT_TO_KEY] = email
             return redirect("accounts:sign-up-sent")
     return render(request, "accounts/sign_up.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def sign_up_sent(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "accounts/sign_up_sent.html", {"email": request.session.get(SIGN_UP_EMAIL_KEY, "")}
+        request, "accounts/sign_up_sent.html", {"email": request.session.get(EMAIL_SENT_TO_KEY, "")}
     )
 
 
@@ -141,13 +141,13 @@ def password_reset(request: HttpRequest) -> HttpResponse:
                 email_template_name="accounts/email/password_reset.txt",
                 extra_email_context={"SITE_URL": settings.SITE_URL, "SITE_NAME": settings.SITE_NAME},
             )
-            request.session[SIGN_UP_EMAIL_KEY] = form.cleaned_data["email"].strip().lower()
+            request.session[EMAIL_SENT_TO_KEY] = form.cleaned_data["email"].strip().lower()
             return redirect("accounts:password-reset-sent")
     return render(request, "accounts/password_reset.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def password_reset_sent(request: HttpRequest) -> HttpResponse:
-    email = request.session.get(SIGN_UP_EMAIL_KEY, "")
+    email = request.session.get(EMAIL_SENT_TO_KEY, "")
     return render(request, "accounts/password_reset_sent.html", {"email": email})
 
 
