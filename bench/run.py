@@ -92,6 +92,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
     spec = corpus.CorpusSpec(papers=args.papers, seed=args.seed)
     plan, build_times = build(url, spec, args.rebuild)
     call_command("collectstatic", "--noinput", verbosity=0)
+    prewarmed = database.prewarm(url)
     bench_queries = measure.queries(plan, load_sources(), args.seed)
     measure.plant_query_vectors(bench_queries)
     report = {
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
         "machine": machine(url),
         "corpus": sizes(url),
         "build": build_times,
+        "prewarmed": prewarmed,
         "search_settings": {
             name: getattr(settings, name)
             for name in (

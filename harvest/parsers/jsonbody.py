@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from harvest.parsers.text import squash
 from harvest.records import MalformedResponse, RecordError
 
 Item = TypeVar("Item")
@@ -44,4 +45,4 @@ def optional_count(value: Any, what: str) -> int | None:
 
 
 def text_of(value: Any) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""
+    return squash(value) if isinstance(value, str) else ""

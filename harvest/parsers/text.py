@@ -1,13 +1,17 @@
-"""Cleaning shared by every parser: arXiv text is hard-wrapped and categories mix in MSC/ACM codes."""
+"""Cleaning shared by every parser: arXiv text is hard-wrapped, some records carry mojibake, and
+categories mix in MSC/ACM codes."""
 
 import re
+
+import ftfy
 
 _ARXIV_CATEGORY = re.compile(r"^[a-z][a-z\-]*(?:\.[A-Za-z][A-Za-z\-]*)?$")
 
 
 def squash(text: str | None) -> str:
-    """One line, single spaces: arXiv wraps titles and abstracts at ~80 columns."""
-    return " ".join((text or "").split())
+    """One line, single spaces (arXiv wraps titles and abstracts at ~80 columns), with UTF-8 that was
+    decoded as Latin-1 somewhere upstream repaired: 'KaragÃ¶z' is 'Karagöz'."""
+    return " ".join(ftfy.fix_encoding(text or "").split())
 
 
 def arxiv_categories(values: list[str] | tuple[str, ...] | str) -> tuple[str, ...]:

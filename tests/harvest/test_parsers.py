@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime
 import json
+from pathlib import Path
 
 import pytest
 
+from harvest.parsers.arxiv import parse_atom_feed
 from harvest.parsers.openalex import (
     abstract_from_inverted_index,
     paper_from_openalex_work,
@@ -76,3 +78,12 @@ def test_ror_records_give_name_country_type_and_homepage():
 )
 def test_an_upstream_date_outside_the_ids_month_gives_way(arxiv_id, claimed, posted):
     assert posted_date(arxiv_id, datetime.date.fromisoformat(claimed)) == datetime.date.fromisoformat(posted)
+
+
+def test_it_repairs_names_that_were_decoded_as_latin_1_upstream():
+    """The recorded 2026 API page spells 'Betül Karagöz' as 'BetÃ¼l KaragÃ¶z'."""
+    demo_page = Path(__file__).resolve().parents[2] / "harvest" / "demo_data" / "2026_q_testing_s0_m100.xml"
+    page = parse_atom_feed(demo_page.read_bytes())
+    authors = {name for record in page.records for name in record.authors}
+    assert "Betül Karagöz" in authors
+    assert not any("Ã" in name for name in authors)

@@ -31,7 +31,10 @@ def test_workers_share_one_interval_between_requests():
     starts.sort()
     assert len(starts) == 6
     gaps = [later - earlier for earlier, later in zip(starts, starts[1:], strict=False)]
-    assert min(gaps) >= 0.19  # six requests from three workers, never closer than the interval
+    # Slots are reserved 200 ms apart on Redis's clock; a thread that wakes a little late can make the gap
+    # after it look shorter, never the whole run: without the limiter all six would start at once.
+    assert min(gaps) >= 0.15
+    assert starts[-1] - starts[0] >= 5 * 0.2 - 0.02
 
 
 def test_a_single_connection_source_never_has_two_requests_open():
