@@ -4,13 +4,26 @@ from typing import TYPE_CHECKING
 
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import models
-from django.db.models import Count, F, IntegerField, OuterRef, Subquery, Sum, Value, Window
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Subquery,
+    Sum,
+    Value,
+    Window,
+)
 from django.db.models.functions import Coalesce
 
 from researchers.names import normalise_name
 from wovepaper.expressions import in_array
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
     from institutions.models import Institution
     from researchers.models import Researcher
 
@@ -40,6 +53,25 @@ class ResearcherQuerySet(models.QuerySet):
             citations_here=Sum("authorships__paper__cited_by_count"),
             papers_with_citation_counts=Count("authorships__paper__cited_by_count"),
         )
+
+    def with_followers(self, viewer: AbstractBaseUser | AnonymousUser | None = None) -> ResearcherQuerySet:
+        """Annotates `follower_count` (accounts following each researcher) and `followed` (whether `viewer`
+        does; never for a signed-out viewer). Correlated subqueries: no extra query, and a page of
+        researchers counts only its own."""
+        from researchers.models import Follow
+
+        followers = (
+            Follow.objects.filter(researcher=OuterRef("pk"))
+            .order_by()
+            .values("researcher")
+            .annotate(count=Count("*"))
+            .values("count")
+        )
+        counted = self.annotate(follower_count=Coalesce(Subquery(followers), Value(0)))
+        if viewer is None or not viewer.is_authenticated:
+            return counted.annotate(followed=Value(False, output_field=BooleanField()))
+        mine = Follow.objects.filter(researcher=OuterRef("pk"), user=viewer)
+        return counted.annotate(followed=Exists(mine))
 
     def with_same_name_as(self, researcher: Researcher) -> ResearcherQuerySet:
         return self.filter(normalised_name=researcher.normalised_name).exclude(pk=researcher.pk)

@@ -39,7 +39,10 @@ def researcher_index(request: HttpRequest) -> HttpResponse:
 @markdown_alternative
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None = None) -> HttpResponse:
-    researcher = Researcher.objects.with_profile_stats().filter(pk=researcher_id).first()
+    # The figures and the Follow control's follower count and state come with the researcher: one query.
+    researcher = (
+        Researcher.objects.with_profile_stats().with_followers(request.user).filter(pk=researcher_id).first()
+    )
     if researcher is None:
         absorbed = get_object_or_404(
             ResearcherRedirect.objects.select_related("researcher"), old_id=researcher_id

@@ -6,11 +6,14 @@ from __future__ import annotations
 import datetime
 import itertools
 
+from django.contrib.auth.models import User
+
 from harvest.services import paper_slug
 from institutions.models import Affiliation, Institution
 from papers.models import Authorship, Citation, Paper
-from researchers.models import Researcher
+from researchers.models import Follow, Researcher
 from researchers.names import normalise_name
+from wovepaper.accounts.models import AccountSettings, SavedSearch
 
 _numbers = itertools.count(1)
 
@@ -64,3 +67,30 @@ def make_affiliation(
 
 def make_citation(*, citing: Paper, cited: Paper) -> Citation:
     return Citation.objects.create(citing=citing, cited=cited)
+
+
+ACCOUNT_PASSWORD = "loom-shuttle-warp-1843"  # noqa: S105 (test accounts only)
+
+
+def make_account(
+    email: str | None = None,
+    *,
+    password: str = ACCOUNT_PASSWORD,
+    active: bool = True,
+    **settings_fields: object,
+) -> User:
+    """A reader's account (the e-mail is the username), confirmed unless `active=False`, with its settings."""
+    email = email or f"reader{next(_numbers)}@example.org"
+    user = User.objects.create_user(username=email, email=email, password=password, is_active=active)
+    AccountSettings.objects.create(user=user, **settings_fields)
+    return user
+
+
+def make_follow(user: User, researcher: Researcher) -> Follow:
+    return Follow.objects.create(user=user, researcher=researcher)
+
+
+def make_saved_search(
+    owner: User, query_string: str = "q=woven", *, name: str = "Woven things", **fields: object
+) -> SavedSearch:
+    return SavedSearch.objects.create(owner=owner, name=name, query_string=query_string, **fields)

@@ -79,3 +79,14 @@ def env_email(name: str, default: str) -> str:
     if not EMAIL_PATTERN.match(value):
         raise ImproperlyConfigured(f"{name} must be an e-mail address, got {value!r}")
     return value
+
+
+RATE_PATTERN = re.compile(r"^[1-9]\d*/[smhd]$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate limit in django-ratelimit's notation, one whole period: 10/m (per s, m, h or d)."""
+    value = env_str(name, default)
+    if not RATE_PATTERN.match(value):
+        raise ImproperlyConfigured(f"{name} must look like 10/h (requests per s, m, h or d), got {value!r}")
+    return value

@@ -18,6 +18,7 @@ from wovepaper.env import (
     env_int,
     env_list,
     env_optional,
+    env_rate,
     env_str,
     env_url,
 )
@@ -76,6 +77,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "corsheaders",
     "ninja",  # its Swagger UI is then served from our own static files, not a CDN
+    "wovepaper.accounts",
 ]
 
 MIDDLEWARE = [
@@ -154,7 +156,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "accounts:sign-in"
+LOGIN_REDIRECT_URL = "accounts:account"
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset or sign-up confirmation link works for three hours
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -169,8 +173,24 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = CONTACT_EMAIL
+# E-mail (sign-up confirmations, password resets, alert digests): printed to the console until an SMTP
+# server is named with EMAIL_HOST.
+EMAIL_HOST = env_optional("EMAIL_HOST")
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    f"django.core.mail.backends.{'smtp' if EMAIL_HOST else 'console'}.EmailBackend",
+)
+if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend" and not EMAIL_HOST:
+    raise ImproperlyConfigured("EMAIL_HOST must name the SMTP server when EMAIL_BACKEND is the SMTP backend")
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = env_optional("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_optional("EMAIL_HOST_PASSWORD")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # TLS from the first byte (port 465)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)  # STARTTLS (port 587)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be true (choose one)")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1)
+DEFAULT_FROM_EMAIL = env_email("DEFAULT_FROM_EMAIL", CONTACT_EMAIL)
 
 LOGGING = {
     "version": 1,
@@ -270,3 +290,23 @@ SEARCH_QUERY_VECTOR_TTL = env_int("SEARCH_QUERY_VECTOR_TTL", 60 * 60 * 24 * 30, 
 SEARCH_RATE_LIMIT = env_str("SEARCH_RATE_LIMIT", "60/m")  # per client address, django-ratelimit syntax
 if not re.fullmatch(r"\d+/\d*[smhd]", SEARCH_RATE_LIMIT):
     raise ImproperlyConfigured(f"SEARCH_RATE_LIMIT must look like 60/m, got {SEARCH_RATE_LIMIT!r}")
+
+# Accounts. Sign-in and password resets are limited per client address and per account (the e-mail typed),
+# sign-ups per address and per e-mail (each sends an e-mail), in django-ratelimit's notation: N/s, m, h or d.
+ACCOUNT_RATE_LIMITS = {
+    "sign-in-ip": env_rate("SIGN_IN_RATE_LIMIT_IP", "30/h"),
+    "sign-in-account": env_rate("SIGN_IN_RATE_LIMIT_ACCOUNT", "10/h"),
+    "password-reset-ip": env_rate("PASSWORD_RESET_RATE_LIMIT_IP", "10/h"),
+    "password-reset-account": env_rate("PASSWORD_RESET_RATE_LIMIT_ACCOUNT", "3/h"),
+    "sign-up-ip": env_rate("SIGN_UP_RATE_LIMIT_IP", "10/h"),
+    "sign-up-account": env_rate("SIGN_UP_RATE_LIMIT_ACCOUNT", "3/h"),
+}
+
+CELERY_BEAT_SCHEDULE |= {
+    # E-mail digests of new papers by followed researchers and new matches of saved searches: every
+    # morning, to accounts whose daily (or, seven days on, weekly) digest is due. Opted-in accounts only.
+    "account-digests": {
+        "task": "wovepaper.accounts.tasks.send_due_digests",
+        "schedule": crontab(hour=6, minute=15),
+    },
+}

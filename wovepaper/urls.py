@@ -29,6 +29,7 @@ urlpatterns = [
     path("", include("researchers.urls")),
     path("", include("institutions.urls")),
     path("", include("harvest.urls")),
+    path("", include("wovepaper.accounts.urls")),
     path("admin/", admin.site.urls),
     path("robots.txt", crawlers.robots_txt, name="robots"),
     path("llms.txt", crawlers.llms_txt, name="llms"),

@@ -178,10 +178,12 @@ def test_it_says_when_identity_comes_from_arxiv_names_only(client):
     assert not identity.xpath(".//a")
 
 
-def test_the_follow_button_leads_to_sign_in_and_back(client, profile):
+def test_the_follow_control_is_a_form_that_posts_back_to_this_page(client, profile):
     url = profile.grace.get_absolute_url()
-    follow = tree(client.get(url)).xpath("//p[@class='follow']/a")[0]
-    assert (follow.text, follow.get("href")) == ("Follow", f"/accounts/sign-in?next={url}")
+    form = tree(client.get(url)).xpath("//div[@class='follow']/form")[0]
+    assert (form.get("method"), form.get("action")) == ("post", f"/following/{profile.grace.pk}/follow")
+    assert form.xpath(".//input[@name='next']/@value") == [url]
+    assert text_of(form.xpath(".//button")[0]) == "Follow Grace Weftwright"
 
 
 def test_each_paper_item_links_its_title_matched_authors_and_arxiv(client, profile):
@@ -357,9 +359,10 @@ def test_it_runs_the_same_few_queries_however_many_papers(client, django_assert_
         researcher = make_researcher(f"Bobbin With {papers}")
         for number in range(papers):
             make_paper(authors=[researcher, coauthor, "Unmatched Person"], cited_by_count=number)
-        # 1 researcher with its paper count and citation sums, 2 count of the listed papers, 3 the page of
-        # papers, 4 their authorships with researchers, 5 fields histogram, 6 author positions, 7 co-authors,
-        # 8 co-author pairs, 9 last known institutions, 10 most cited paper, 11 same-name researchers
+        # 1 researcher with its paper count, citation sums and follower count, 2 count of the listed papers,
+        # 3 the page of papers, 4 their authorships with researchers, 5 fields histogram, 6 author positions,
+        # 7 co-authors, 8 co-author pairs, 9 last known institutions, 10 most cited paper,
+        # 11 same-name researchers
         with django_assert_max_num_queries(11):
             response = client.get(researcher.get_absolute_url())
         assert response.status_code == 200
