@@ -5,6 +5,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from institutions.figures import paper_figures
 from institutions.models import Institution
 from institutions.structured_data import institution_description, institution_jsonld
 from papers.listing import PaperListing
@@ -51,9 +52,15 @@ def institution_detail(request: HttpRequest, institution_id: int, slug: str | No
         return canonical_redirect(request, institution)
     listing = PaperListing.from_query(request.GET)
     their_papers = Paper.objects.by_institution(institution)
+    figures = paper_figures(institution)
     researchers = Researcher.objects.at_institution(institution).most_cited_first().with_paper_counts()
     researchers_page = paginate(request, researchers, RESEARCHERS_PER_PAGE, page_param=RESEARCHERS_PAGE_PARAM)
-    papers_page = paginate(request, listing.apply(their_papers).for_lists().with_authors(), PAPERS_PER_PAGE)
+    papers_page = paginate(
+        request,
+        listing.apply(their_papers).for_lists().with_authors(),
+        PAPERS_PER_PAGE,
+        count=figures.count_in(listing.category),
+    )
     # Where both lists stand, so paging one keeps the other where it was.
     state = listing.query()
     if researchers_page.number > 1:
@@ -67,7 +74,7 @@ def institution_detail(request: HttpRequest, institution_id: int, slug: str | No
         "researchers": researchers_page,
         "researchers_page_param": RESEARCHERS_PAGE_PARAM,
         "papers": papers_page,
-        "fields": list(their_papers.category_counts()),
+        "fields": figures.fields,
     }
     if wants_fragment(request):
         fragment = "researcher-list" if request.htmx.target == "researcher-list" else "paper-list-update"

@@ -4,7 +4,9 @@ import datetime
 from urllib.parse import quote
 
 import pytest
+from django.core.cache import cache
 
+from institutions.figures import paper_figures
 from tests.factories import make_affiliation, make_institution, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
 
@@ -154,3 +156,26 @@ def test_it_runs_the_same_few_queries_however_many_researchers_and_papers(
         with django_assert_max_num_queries(7):
             response = client.get(institution.get_absolute_url())
         assert response.status_code == 200
+        # Then the paper count and the fields come from the cache (institutions/figures.py).
+        with django_assert_max_num_queries(5):
+            assert client.get(institution.get_absolute_url()).status_code == 200
+
+
+def test_the_paper_count_and_fields_are_cached_for_a_while(settings):
+    settings.INSTITUTION_FIGURES_TTL = 600
+    institution = make_institution("Institute of Patience")
+    member = make_researcher("Patient Member")
+    make_affiliation(member, institution)
+    make_paper(authors=[member], categories=["cs.DL", "cs.IR"])
+    make_paper(authors=[member], categories=["cs.DL"])
+    figures = paper_figures(institution)
+    assert [(field["category"], field["paper_count"]) for field in figures.fields] == [
+        ("cs.DL", 2),
+        ("cs.IR", 1),
+    ]
+    counts = [figures.count_in(category) for category in ("", "cs.DL", "cs.IR", "hep-th")]
+    assert counts == [2, 2, 1, 0]
+    make_paper(authors=[member], categories=["cs.IR"])
+    assert paper_figures(institution).total == 2  # until the cache entry expires
+    cache.delete(f"institution-paper-figures:{institution.pk}")
+    assert paper_figures(institution).count_in("cs.IR") == 2
