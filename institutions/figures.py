@@ -1,13 +1,10 @@
-"""An institution's paper figures: how many papers it has here, and how many in each arXiv category.
+"""An institution's fields: how many of its papers carry each arXiv category.
 
-They aggregate over every paper of every researcher affiliated with it, tens of thousands for a large
-university, and change only when a harvest adds papers or affiliations; so they are cached for
-INSTITUTION_FIGURES_TTL seconds rather than counted on every page view.
+The histogram reads every paper of every researcher affiliated with the institution, tens of thousands for
+a large university, and changes only when a harvest adds papers or affiliations; so it is cached for
+PAGE_FIGURES_TTL seconds rather than counted on every page view. (The paper count beside it is not: a
+stale count would cut the last page of the list short.)
 """
-
-from __future__ import annotations
-
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -16,23 +13,10 @@ from institutions.models import Institution
 from papers.models import Paper
 
 
-@dataclass(frozen=True)
-class PaperFigures:
-    total: int
-    fields: list[dict]  # {"category", "paper_count"}, largest first, as category_counts() gives them
+def institution_fields(institution: Institution) -> list[dict]:
+    """{"category", "paper_count"} for each category of its papers (cross-lists included), largest first."""
 
-    def count_in(self, category: str) -> int:
-        """Papers in `category` (cross-lists included, as the category filter finds them), or all."""
-        if not category:
-            return self.total
-        return next((field["paper_count"] for field in self.fields if field["category"] == category), 0)
+    def count() -> list[dict]:
+        return list(Paper.objects.by_institution(institution).category_counts())
 
-
-def paper_figures(institution: Institution) -> PaperFigures:
-    def count() -> PaperFigures:
-        papers = Paper.objects.by_institution(institution)
-        return PaperFigures(total=papers.count(), fields=list(papers.category_counts()))
-
-    return cache.get_or_set(
-        f"institution-paper-figures:{institution.pk}", count, settings.INSTITUTION_FIGURES_TTL
-    )
+    return cache.get_or_set(f"institution-fields:{institution.pk}", count, settings.PAGE_FIGURES_TTL)

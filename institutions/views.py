@@ -5,11 +5,11 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from institutions.figures import paper_figures
+from institutions.figures import institution_fields
 from institutions.models import Institution
 from institutions.structured_data import institution_description, institution_jsonld
 from papers.listing import PaperListing
-from papers.models import Paper
+from papers.models import Authorship, Paper
 from researchers.models import Researcher
 from wovepaper.negotiation import markdown_alternative
 from wovepaper.pagination import paginate
@@ -52,14 +52,12 @@ def institution_detail(request: HttpRequest, institution_id: int, slug: str | No
         return canonical_redirect(request, institution)
     listing = PaperListing.from_query(request.GET)
     their_papers = Paper.objects.by_institution(institution)
-    figures = paper_figures(institution)
     researchers = Researcher.objects.at_institution(institution).most_cited_first().with_paper_counts()
     researchers_page = paginate(request, researchers, RESEARCHERS_PER_PAGE, page_param=RESEARCHERS_PAGE_PARAM)
+    # Unfiltered, the papers are counted from the authorship index without reading a paper row.
+    count = None if listing.category else Authorship.objects.by_members_of(institution).paper_count()
     papers_page = paginate(
-        request,
-        listing.apply(their_papers).for_lists().with_authors(),
-        PAPERS_PER_PAGE,
-        count=figures.count_in(listing.category),
+        request, listing.apply(their_papers).for_lists().with_authors(), PAPERS_PER_PAGE, count=count
     )
     # Where both lists stand, so paging one keeps the other where it was.
     state = listing.query()
@@ -74,7 +72,7 @@ def institution_detail(request: HttpRequest, institution_id: int, slug: str | No
         "researchers": researchers_page,
         "researchers_page_param": RESEARCHERS_PAGE_PARAM,
         "papers": papers_page,
-        "fields": figures.fields,
+        "fields": institution_fields(institution),
     }
     if wants_fragment(request):
         fragment = "researcher-list" if request.htmx.target == "researcher-list" else "paper-list-update"

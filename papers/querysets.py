@@ -52,12 +52,9 @@ class PaperQuerySet(PaperSearchQuerySet):
         corpus, and fetching them all by primary key to sort them costs tens of milliseconds, where
         walking the date index and probing membership finds a page in a few. PostgreSQL's statistics on
         affiliations per institution let it choose the other way round for a small institution."""
-        from institutions.models import Affiliation
         from papers.models import Authorship
 
-        members = Affiliation.objects.filter(institution=institution).values("researcher_id")
-        authored = Authorship.objects.filter(researcher_id__in=members).values("paper_id")
-        return self.filter(pk__in=authored)
+        return self.filter(pk__in=Authorship.objects.by_members_of(institution).values("paper_id"))
 
     def in_category(self, category: str) -> PaperQuerySet:
         return self.filter(categories__contains=[category])
@@ -122,6 +119,17 @@ AUTHOR_POSITIONS = ("first", "middle", "last", "sole")
 class AuthorshipQuerySet(models.QuerySet):
     def unmatched(self) -> AuthorshipQuerySet:
         return self.filter(researcher__isnull=True)
+
+    def by_members_of(self, institution: Institution) -> AuthorshipQuerySet:
+        """Authorships of the researchers affiliated with the institution."""
+        from institutions.models import Affiliation
+
+        members = Affiliation.objects.filter(institution=institution).values("researcher_id")
+        return self.filter(researcher_id__in=members)
+
+    def paper_count(self) -> int:
+        """How many distinct papers these authorships are on (from the authorship index alone)."""
+        return self.order_by().values("paper_id").distinct().count()
 
     def author_position_counts(self) -> dict[str, int]:
         """Papers per author position (first, middle, last, sole) among these authorships, counting only

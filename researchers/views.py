@@ -5,10 +5,10 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from institutions.models import Institution
 from papers.listing import PaperListing
-from papers.models import Authorship, Paper
+from papers.models import Paper
 from researchers.coauthor_graph import coauthor_graph
+from researchers.figures import profile_figures
 from researchers.identity import external_profiles
 from researchers.models import Researcher, ResearcherRedirect
 from researchers.structured_data import researcher_description, researcher_jsonld
@@ -18,8 +18,6 @@ from wovepaper.responses import canonical_redirect, wants_fragment
 
 PAPERS_PER_PAGE = 24
 RESEARCHERS_PER_PAGE = 50
-COAUTHORS_SHOWN = 12
-SAME_NAME_SHOWN = 10
 
 
 @require_GET
@@ -51,36 +49,31 @@ def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None
     if slug != researcher.slug:
         return canonical_redirect(request, researcher)
     listing = PaperListing.from_query(request.GET)
-    their_papers = Paper.objects.by_researcher(researcher)
+    figures = profile_figures(researcher)
+    their_papers = listing.apply(Paper.objects.by_researcher(researcher))
+    # Unfiltered, the count came with the researcher; a cached one could cut the last page short.
+    count = None if listing.category else researcher.paper_count
     context = {
         "researcher": researcher,
-        "papers": paginate(request, listing.apply(their_papers).for_lists().with_authors(), PAPERS_PER_PAGE),
+        "papers": paginate(request, their_papers.for_lists().with_authors(), PAPERS_PER_PAGE, count=count),
         "listing": listing,
-        "fields": list(their_papers.category_counts()),
+        "fields": figures.fields,
     }
     if wants_fragment(request):
         # The list, and the field bars out of band: their links and aria-current follow the filter.
         return TemplateResponse(request, "researchers/detail.html#paper-list-update", context)
 
-    positions = Authorship.objects.filter(researcher=researcher).author_position_counts()
-    coauthors = list(Researcher.objects.coauthors_of(researcher)[:COAUTHORS_SHOWN])
-    coauthor_pairs = Authorship.objects.coauthor_pairs(researcher, among=[c.pk for c in coauthors])
-    institutions = list(Institution.objects.last_known_for(researcher))
     context |= {
-        "positions": positions,
-        "positions_known": sum(positions.values()),
-        "most_cited": their_papers.filter(cited_by_count__isnull=False).most_cited().for_lists().first(),
-        "same_name": list(
-            Researcher.objects.with_same_name_as(researcher)
-            .with_paper_counts()
-            .order_by("-paper_count", "id")[:SAME_NAME_SHOWN]
-        ),
-        "institutions": institutions,
-        "coauthors": coauthors,
-        "coauthor_total": coauthors[0].coauthor_total if coauthors else 0,
-        "coauthor_graph": coauthor_graph(researcher, coauthors, coauthor_pairs),
+        "positions": figures.positions,
+        "positions_known": figures.positions_known,
+        "most_cited": figures.most_cited,
+        "same_name": figures.same_name,
+        "institutions": figures.institutions,
+        "coauthors": figures.coauthors,
+        "coauthor_total": figures.coauthor_total,
+        "coauthor_graph": coauthor_graph(researcher, figures.coauthors, figures.coauthor_pairs),
         "external_profiles": external_profiles(researcher),
         "description": researcher_description(researcher),
-        "jsonld": researcher_jsonld(researcher, institutions=institutions),
+        "jsonld": researcher_jsonld(researcher, institutions=figures.institutions),
     }
     return TemplateResponse(request, "researchers/detail.html", context)

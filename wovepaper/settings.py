@@ -272,8 +272,9 @@ CELERY_BEAT_SCHEDULE |= {
     },
 }
 
-# How long an institution's paper count and fields may be cached: they aggregate over all its papers.
-INSTITUTION_FIGURES_TTL = env_int("INSTITUTION_FIGURES_TTL", 600, minimum=0)
+# How long the aggregate figures of researcher and institution pages (fields, author positions, co-authors,
+# paper counts) may be cached: they read every paper of the profile, and change only when harvests do.
+PAGE_FIGURES_TTL = env_int("PAGE_FIGURES_TTL", 600, minimum=0)
 
 # Search (papers/search). Queries longer than SEARCH_MAX_QUERY_LENGTH characters are cut there. Keyword
 # relevance is ranked over the newest SEARCH_KEYWORD_CANDIDATES matches (ranking every match of a common

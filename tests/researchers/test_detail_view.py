@@ -4,8 +4,10 @@ import datetime
 from dataclasses import dataclass
 
 import pytest
+from django.core.cache import cache
 
 from papers.models import Paper
+from researchers.figures import profile_figures
 from researchers.models import Researcher, ResearcherRedirect
 from tests.factories import make_affiliation, make_institution, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
@@ -359,13 +361,30 @@ def test_it_runs_the_same_few_queries_however_many_papers(client, django_assert_
         researcher = make_researcher(f"Bobbin With {papers}")
         for number in range(papers):
             make_paper(authors=[researcher, coauthor, "Unmatched Person"], cited_by_count=number)
-        # 1 researcher with its paper count, citation sums and follower count, 2 count of the listed papers,
-        # 3 the page of papers, 4 their authorships with researchers, 5 fields histogram, 6 author positions,
-        # 7 co-authors, 8 co-author pairs, 9 last known institutions, 10 most cited paper,
-        # 11 same-name researchers
-        with django_assert_max_num_queries(11):
+        # 1 researcher with its paper count, citation sums and follower count, 2 the page of papers (the
+        # paper count came with the researcher), 3 their authorships with researchers; then the figures
+        # (researchers/figures.py): 4 fields histogram, 5 author positions, 6 co-authors, 7 co-author
+        # pairs, 8 most cited paper, 9 last known institutions, 10 same-name researchers
+        with django_assert_max_num_queries(10):
             response = client.get(researcher.get_absolute_url())
         assert response.status_code == 200
-        # htmx paging: 1 researcher, 2 count, 3 page of papers, 4 authorships, 5 fields histogram
-        with django_assert_max_num_queries(5):
+        # htmx paging, the figures cached by now: 1 researcher, 2 page of papers, 3 authorships
+        with django_assert_max_num_queries(3):
             client.get(researcher.get_absolute_url(), {"page": "2"}, headers={"HX-Request": "true"})
+
+
+def test_the_figures_are_cached_for_a_while(client, settings):
+    settings.PAGE_FIGURES_TTL = 600
+    researcher = make_researcher("Cached Weaver")
+    make_paper(authors=[researcher], categories=["cs.DL", "cs.IR"])
+    make_paper(authors=[researcher, "Someone Else"], categories=["cs.DL"])
+    figures = profile_figures(researcher)
+    fields = [(field["category"], field["paper_count"]) for field in figures.fields]
+    assert fields == [("cs.DL", 2), ("cs.IR", 1)]
+    assert figures.positions == {"first": 0, "middle": 0, "last": 0, "sole": 1}  # the matched papers
+    make_paper(authors=[researcher], categories=["cs.IR"])
+    page = client.get(researcher.get_absolute_url(), {"category": "cs.IR"})
+    assert len(texts(page, "//ul[@class='paper-list']/li//h3")) == 2  # the list and its count are not cached
+    assert profile_figures(researcher).fields[1] == {"category": "cs.IR", "paper_count": 1}  # the figures are
+    cache.delete(f"researcher-profile-figures:{researcher.pk}")
+    assert {"category": "cs.IR", "paper_count": 2} in profile_figures(researcher).fields
