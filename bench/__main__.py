@@ -65,7 +65,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 def embedded_server(papers: int) -> tuple[EmbeddedPostgres, str]:
     """PostgreSQL under var/bench with SERVER_SETTINGS (restarted once when one needs it), and a
     database for corpora of this size (so a 100,000 and a 1,000,000 paper corpus are both kept)."""
-    server = EmbeddedPostgres(BENCH_DIR / "postgres", int(os.environ.get("BENCH_PG_PORT", "54390")))
+    port = int(os.environ.get("BENCH_PG_PORT", "54390"))
+    # shared_buffers is a start-up option of ours (a command-line setting wins over ALTER SYSTEM).
+    server = EmbeddedPostgres(BENCH_DIR / "postgres", port, shared_buffers=SERVER_SETTINGS["shared_buffers"])
     server.start()
     with psycopg.connect(server.url("postgres"), autocommit=True) as connection:
         for name, value in SERVER_SETTINGS.items():
