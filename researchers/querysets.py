@@ -43,7 +43,7 @@ class ResearcherQuerySet(models.QuerySet):
             .annotate(count=Count("paper", distinct=True))
             .values("count")
         )
-        return self.annotate(paper_count=Coalesce(Subquery(papers), Value(0)))
+        return self.annotate(paper_count=Coalesce(Subquery(papers, output_field=IntegerField()), Value(0)))
 
     def with_profile_stats(self) -> ResearcherQuerySet:
         """Annotates what a profile shows about the papers here: `paper_count`, `citations_here` (their
@@ -129,18 +129,9 @@ class ResearcherQuerySet(models.QuerySet):
         known affiliation). Correlated subqueries rather than a join and GROUP BY: PostgreSQL works them out
         only for the rows that survive ORDER BY and LIMIT, however many researchers match a name."""
         from institutions.models import Affiliation
-        from papers.models import Authorship
 
-        papers = (
-            Authorship.objects.filter(researcher=OuterRef("pk"))
-            .order_by()
-            .values("researcher")
-            .annotate(count=Count("paper", distinct=True))
-            .values("count")
-        )
         last = Affiliation.objects.filter(researcher=OuterRef("pk"), last_known=True).order_by("-id")
-        return self.annotate(
-            paper_count=Coalesce(Subquery(papers, output_field=IntegerField()), Value(0)),
+        return self.with_paper_counts().annotate(
             last_institution_id=Subquery(last.values("institution_id")[:1]),
             last_institution_name=Subquery(last.values("institution__name")[:1]),
         )
