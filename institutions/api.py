@@ -1,10 +1,10 @@
 """The institutions part of the JSON API: one institution by id or ROR id, its researchers, its papers."""
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import reverse
-from ninja import Field, Path, Query, Router, Schema
+from ninja import Field, Path, Query, Router
 
 from institutions.models import Institution
+from institutions.schemas import InstitutionBriefOut
 from papers.api import PaperOut
 from papers.models import Paper
 from researchers.api import ResearcherOut
@@ -14,7 +14,6 @@ from wovepaper.apischema import (
     WITHOUT_NUL,
     PageOut,
     Pagination,
-    absolute,
     detail_response,
     page_of,
 )
@@ -31,31 +30,17 @@ InstitutionKeyPath = Path[
 ]
 
 
-class InstitutionOut(Schema):
-    id: int
-    name: str
-    ror_id: str | None
+class InstitutionOut(InstitutionBriefOut):
     ror_url: str | None
     openalex_id: str | None
-    country_code: str = Field(description="ISO 3166-1 alpha-2; empty when not known.")
     type: str = Field(description="education, company, facility, … as ROR says; empty when not known.")
     homepage: str
     researcher_count: int = Field(description="Researchers here affiliated with it.")
     paper_count: int = Field(description="Papers here with an author affiliated with it.")
-    url: str = Field(description="The institution's canonical page here.")
-    api_url: str
 
     @staticmethod
     def resolve_ror_url(institution: Institution) -> str | None:
         return institution.ror_url or None
-
-    @staticmethod
-    def resolve_url(institution: Institution) -> str:
-        return absolute(institution.get_absolute_url())
-
-    @staticmethod
-    def resolve_api_url(institution: Institution) -> str:
-        return absolute(reverse("api:institution", kwargs={"key": str(institution.pk)}))
 
 
 def institution_or_404(key: str) -> Institution:

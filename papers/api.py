@@ -39,30 +39,43 @@ class AuthorOut(Schema):
     researcher_url: str | None = Field(description="That researcher's page.")
 
 
-class PaperOut(Schema):
+class PaperBriefOut(Schema):
+    """What every API answer that lists papers says of each; PaperOut adds the rest of the record."""
+
     arxiv_id: str = Field(description="Without version: 2201.12423 or astro-ph/9901001.")
-    version: int | None = Field(description="The latest version seen.")
     title: str
-    abstract: str
-    authors: list[AuthorOut] = Field(description="In the paper's order.")
     primary_category: str
     categories: list[str]
     published: date = Field(description="First posted on arXiv.")
+    cited_by_count: int | None = Field(
+        description="Citations anywhere, as the sources count them; null until known."
+    )
+    url: str = Field(description="The paper's canonical page here.")
+    abs_url: str = Field(description="Its abstract page on arXiv.")
+    pdf_url: str
+    api_url: str = Field(description="The whole record in this API.")
+
+    @staticmethod
+    def resolve_url(paper: Paper) -> str:
+        return absolute(paper.get_absolute_url())
+
+    @staticmethod
+    def resolve_api_url(paper: Paper) -> str:
+        return absolute(reverse("api:paper", kwargs={"arxiv_id": paper.arxiv_id}))
+
+
+class PaperOut(PaperBriefOut):
+    version: int | None = Field(description="The latest version seen.")
+    abstract: str
+    authors: list[AuthorOut] = Field(description="In the paper's order.")
     updated: date | None = Field(description="The latest version's date.")
     doi: str
     journal_ref: str
     comments: str
     license: str
-    cited_by_count: int | None = Field(
-        description="Citations anywhere, as the sources count them; null until known."
-    )
     reference_count: int | None = Field(
         description="References anywhere, in the corpus or not; null until known."
     )
-    url: str = Field(description="The paper's canonical page here.")
-    abs_url: str = Field(description="Its abstract page on arXiv.")
-    pdf_url: str
-    api_url: str
 
     @staticmethod
     def resolve_authors(paper: Paper) -> list[dict[str, object]]:
@@ -76,14 +89,6 @@ class PaperOut(Schema):
             }
             for authorship in paper.authorships.all()
         ]
-
-    @staticmethod
-    def resolve_url(paper: Paper) -> str:
-        return absolute(paper.get_absolute_url())
-
-    @staticmethod
-    def resolve_api_url(paper: Paper) -> str:
-        return absolute(reverse("api:paper", kwargs={"arxiv_id": paper.arxiv_id}))
 
 
 class SimilarPaperOut(PaperOut):

@@ -5,6 +5,7 @@ from django.urls import reverse
 from ninja import Field, Query, Router, Schema
 
 from institutions.models import Institution
+from institutions.schemas import InstitutionBriefOut
 from papers.api import PaperOut
 from papers.models import Paper
 from researchers.models import Researcher, ResearcherRedirect
@@ -50,23 +51,9 @@ class FieldOut(Schema):
     papers: int = Field(description="Their papers here with it as primary category.")
 
 
-class AffiliationOut(Schema):
-    id: int
-    name: str
-    ror_id: str | None
-    country_code: str
+class AffiliationOut(InstitutionBriefOut):
     last_known: bool = Field(description="Their current institution, as far as the sources know.")
     years: list[int]
-    url: str
-    api_url: str
-
-    @staticmethod
-    def resolve_url(institution: Institution) -> str:
-        return absolute(institution.get_absolute_url())
-
-    @staticmethod
-    def resolve_api_url(institution: Institution) -> str:
-        return absolute(reverse("api:institution", kwargs={"key": str(institution.pk)}))
 
 
 class ResearcherDetailOut(ResearcherOut):

@@ -10,7 +10,6 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
-from django_ratelimit.core import is_ratelimited
 from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 from ninja.openapi.docs import Swagger
@@ -19,7 +18,7 @@ from institutions.api import router as institutions_router
 from papers.api import router as papers_router
 from papers.search.api import router as search_router
 from researchers.api import router as researchers_router
-from wovepaper.apischema import JSON_CONTENT_TYPE, error_response, rate_in_words, retry_after_seconds
+from wovepaper.apischema import JSON_CONTENT_TYPE, error_response, over_rate_limit, rate_in_words
 
 logger = logging.getLogger(__name__)
 
@@ -65,14 +64,15 @@ def rate_limited(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     @wraps(run)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if is_ratelimited(request, group="api", key="ip", rate=settings.API_RATE_LIMIT, increment=True):
-            response = error_response(
-                429,
-                f"Too many requests: at most {settings.API_RATE_LIMIT} per client address. Try again later.",
-            )
-            response["Retry-After"] = str(retry_after_seconds(settings.API_RATE_LIMIT))
-            return response
-        return run(request, *args, **kwargs)
+        limited = over_rate_limit(
+            request,
+            group="api",
+            rate=settings.API_RATE_LIMIT,
+            message=(
+                f"Too many requests: at most {settings.API_RATE_LIMIT} per client address. Try again later."
+            ),
+        )
+        return limited if limited is not None else run(request, *args, **kwargs)
 
     return wrapped
 

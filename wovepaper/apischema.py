@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date, quote_etag
+from django_ratelimit.core import is_ratelimited
 from ninja import Field, Schema
 
 ResultT = TypeVar("ResultT")
@@ -88,6 +89,16 @@ def retry_after_seconds(rate: str) -> int:
     """The whole window: django-ratelimit counts in fixed windows, so by then the count has started over."""
     _, multiple, period = RATE.fullmatch(rate).groups()
     return int(multiple or 1) * RATE_PERIODS[period][1]
+
+
+def over_rate_limit(request: HttpRequest, *, group: str, rate: str, message: str) -> HttpResponse | None:
+    """Counts this request against the client's address in `group` (django-ratelimit, in Redis): past
+    `rate`, the 429 error object with Retry-After; otherwise None."""
+    if not is_ratelimited(request, group=group, key="ip", rate=rate, increment=True):
+        return None
+    response = error_response(429, message)
+    response["Retry-After"] = str(retry_after_seconds(rate))
+    return response
 
 
 def absolute(path: str) -> str:

@@ -1,17 +1,15 @@
 """Search in the JSON API: the site's search (the same query language, modes, filters and ranking) as
 JSON, with why each paper matched and the researchers and institutions whose names match."""
 
-from datetime import date
 from typing import Annotated, Literal
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from django_ratelimit.core import is_ratelimited
 from ninja import Field, Query, Router, Schema
 
-from institutions.models import Institution
-from papers.api import CATEGORY_PATTERN, FIRST_ARXIV_YEAR, AuthorOut
+from institutions.schemas import InstitutionBriefOut
+from papers.api import CATEGORY_PATTERN, FIRST_ARXIV_YEAR, AuthorOut, PaperBriefOut
 from papers.identifiers import parse_arxiv_id
 from papers.models import Paper
 from papers.search import engine
@@ -23,10 +21,9 @@ from wovepaper.apischema import (
     MAX_PAGE,
     WITHOUT_NUL,
     absolute,
-    error_response,
+    over_rate_limit,
     page_link,
     rate_in_words,
-    retry_after_seconds,
 )
 
 router = Router(tags=["search"])
@@ -64,34 +61,16 @@ class SearchFilters(Schema):
     per_page: int = Field(20, ge=1, le=MAX_PER_PAGE, description=f"1 to {MAX_PER_PAGE}.")
 
 
-class PaperSummaryOut(Schema):
-    arxiv_id: str
-    title: str
-    published: date = Field(description="First posted on arXiv.")
-    primary_category: str
-    categories: list[str]
-    cited_by_count: int | None = Field(description="Null until known.")
-    author_count: int = Field(description="All the paper's authors.")
-    url: str = Field(description="The paper's canonical page here.")
-    api_url: str = Field(description="The whole record, with every author.")
-    abs_url: str
-    pdf_url: str
+class SearchPaperOut(PaperBriefOut):
+    author_count: int = Field(description="All the paper's authors; the hit lists the first few.")
 
     @staticmethod
     def resolve_author_count(paper: Paper) -> int:
         return len(paper.authors)
 
-    @staticmethod
-    def resolve_url(paper: Paper) -> str:
-        return absolute(paper.get_absolute_url())
-
-    @staticmethod
-    def resolve_api_url(paper: Paper) -> str:
-        return absolute(reverse("api:paper", kwargs={"arxiv_id": paper.arxiv_id}))
-
 
 class SearchHitOut(Schema):
-    paper: PaperSummaryOut
+    paper: SearchPaperOut
     authors: list[AuthorOut] = Field(description=f"The first {engine.AUTHORS_SHOWN}, in the paper's order.")
     snippet: str = Field(description="Where the abstract matches the query's words, or its beginning.")
     highlights: list[str] = Field(description="The words of title and snippet that matched the query.")
@@ -130,23 +109,6 @@ class SearchHitOut(Schema):
         return round(1 - hit.distance, 4) if hit.distance is not None else None
 
 
-class InstitutionMatchOut(Schema):
-    id: int
-    name: str
-    ror_id: str | None
-    country_code: str
-    url: str
-    api_url: str
-
-    @staticmethod
-    def resolve_url(institution: Institution) -> str:
-        return absolute(institution.get_absolute_url())
-
-    @staticmethod
-    def resolve_api_url(institution: Institution) -> str:
-        return absolute(reverse("api:institution", kwargs={"key": str(institution.pk)}))
-
-
 class SearchOut(Schema):
     query: str = Field(description="The query as searched (cleaned, and cut when too long).")
     understood: str = Field(description="How the query was read, in words.")
@@ -169,7 +131,7 @@ class SearchOut(Schema):
     previous: str | None
     paper: str | None = Field(description="The API address of the paper when the query is its arXiv id.")
     researchers: list[ResearcherOut] = Field(description="On page 1: researchers whose names match.")
-    institutions: list[InstitutionMatchOut] = Field(description="On page 1: institutions whose names match.")
+    institutions: list[InstitutionBriefOut] = Field(description="On page 1: institutions whose names match.")
     results: list[SearchHitOut]
 
 
@@ -185,11 +147,15 @@ class SearchOut(Schema):
     ),
 )
 def search(request: HttpRequest, filters: Query[SearchFilters]) -> HttpResponse | dict[str, object]:
-    if is_ratelimited(request, group="api-search", key="ip", rate=settings.SEARCH_RATE_LIMIT, increment=True):
-        limit = rate_in_words(settings.SEARCH_RATE_LIMIT).replace("requests", "searches")
-        response = error_response(429, f"Too many searches: at most {limit} per client address.")
-        response["Retry-After"] = str(retry_after_seconds(settings.SEARCH_RATE_LIMIT))
-        return response
+    limit = rate_in_words(settings.SEARCH_RATE_LIMIT).replace("requests", "searches")
+    limited = over_rate_limit(
+        request,
+        group="api-search",
+        rate=settings.SEARCH_RATE_LIMIT,
+        message=f"Too many searches: at most {limit} per client address.",
+    )
+    if limited is not None:
+        return limited
     chosen = Filters(
         categories=tuple(dict.fromkeys(filters.category)),
         year_from=filters.year_from,
