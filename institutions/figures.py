@@ -2,21 +2,30 @@
 
 The histogram reads every paper of every researcher affiliated with the institution, tens of thousands for
 a large university, and changes only when a harvest adds papers or affiliations; so it is cached for
-PAGE_FIGURES_TTL seconds rather than counted on every page view. (The paper count beside it is not: a
-stale count would cut the last page of the list short.)
+PAGE_FIGURES_TTL seconds rather than counted on every page view. (The paper count above the list is not:
+a stale count would cut the last page short. The one cached here only scales the bars.)
 """
+
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 
 from institutions.models import Institution
-from papers.models import Paper
+from papers.models import Authorship, Paper
 
 
-def institution_fields(institution: Institution) -> list[dict]:
-    """{"category", "paper_count"} for each category of its papers (cross-lists included), largest first."""
+@dataclass(frozen=True)
+class InstitutionFields:
+    categories: list[dict]  # {"category", "paper_count"}, largest first (cross-lists included)
+    paper_count: int  # the papers they count, each once: 100% of a bar
 
-    def count() -> list[dict]:
-        return list(Paper.objects.by_institution(institution).category_counts())
+
+def institution_fields(institution: Institution) -> InstitutionFields:
+    def count() -> InstitutionFields:
+        return InstitutionFields(
+            categories=list(Paper.objects.by_institution(institution).category_counts()),
+            paper_count=Authorship.objects.by_members_of(institution).paper_count(),
+        )
 
     return cache.get_or_set(f"institution-fields:{institution.pk}", count, settings.PAGE_FIGURES_TTL)

@@ -6,7 +6,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from institutions.figures import institution_fields
-from institutions.models import Institution
+from institutions.models import Affiliation, Institution
 from institutions.structured_data import institution_description, institution_jsonld
 from papers.listing import PaperListing
 from papers.models import Authorship, Paper
@@ -51,9 +51,16 @@ def institution_detail(request: HttpRequest, institution_id: int, slug: str | No
     if slug != institution.slug:
         return canonical_redirect(request, institution)
     listing = PaperListing.from_query(request.GET)
+    fields = institution_fields(institution)
     their_papers = Paper.objects.by_institution(institution)
     researchers = Researcher.objects.at_institution(institution).most_cited_first().with_paper_counts()
-    researchers_page = paginate(request, researchers, RESEARCHERS_PER_PAGE, page_param=RESEARCHERS_PAGE_PARAM)
+    researchers_page = paginate(
+        request,
+        researchers,
+        RESEARCHERS_PER_PAGE,
+        page_param=RESEARCHERS_PAGE_PARAM,
+        count=Affiliation.objects.filter(institution=institution).count(),  # from the index alone
+    )
     # Unfiltered, the papers are counted from the authorship index without reading a paper row.
     count = None if listing.category else Authorship.objects.by_members_of(institution).paper_count()
     papers_page = paginate(
@@ -72,7 +79,7 @@ def institution_detail(request: HttpRequest, institution_id: int, slug: str | No
         "researchers": researchers_page,
         "researchers_page_param": RESEARCHERS_PAGE_PARAM,
         "papers": papers_page,
-        "fields": institution_fields(institution),
+        "field_bars": listing.field_bars(fields.categories, fields.paper_count),
     }
     if wants_fragment(request):
         fragment = "researcher-list" if request.htmx.target == "researcher-list" else "paper-list-update"

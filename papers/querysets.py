@@ -108,7 +108,9 @@ class PaperQuerySet(PaperSearchQuerySet):
         return self.prefetch_related(
             Prefetch(
                 "authorships",
-                queryset=Authorship.objects.select_related("researcher").order_by("position"),
+                queryset=Authorship.objects.select_related("researcher")
+                .only("paper_id", "position", "name", "researcher__display_name")
+                .order_by("position"),
             )
         )
 

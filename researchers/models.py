@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
+from django.db.models import F
 from django.urls import reverse
 
 from researchers.names import name_slug
@@ -30,6 +31,15 @@ class Researcher(models.Model):
             GinIndex(fields=["normalised_name"], opclasses=["gin_trgm_ops"], name="researcher_name_trgm"),
             # The /researchers index pages through everyone in name order.
             models.Index(fields=["display_name", "id"], name="researcher_display_name"),
+            # An institution lists its researchers most cited first: a large one finds a page by walking
+            # this index and probing membership.
+            models.Index(
+                F("citation_count").desc(nulls_last=True),
+                F("h_index").desc(nulls_last=True),
+                "display_name",
+                "id",
+                name="researcher_most_cited",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -57,7 +57,7 @@ def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None
         "researcher": researcher,
         "papers": paginate(request, their_papers.for_lists().with_authors(), PAPERS_PER_PAGE, count=count),
         "listing": listing,
-        "fields": figures.fields,
+        "field_bars": listing.field_bars(figures.fields, researcher.paper_count),
     }
     if wants_fragment(request):
         # The list, and the field bars out of band: their links and aria-current follow the filter.

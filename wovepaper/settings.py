@@ -110,7 +110,11 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "wovepaper.context_processors.site",
             ],
-            "libraries": {"wovepaper": "wovepaper.templatetags", "markdown": "wovepaper.markdown"},
+            "libraries": {
+                "wovepaper": "wovepaper.templatetags",
+                "markdown": "wovepaper.markdown",
+                "papers": "papers.templatetags",
+            },
         },
     },
 ]
