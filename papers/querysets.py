@@ -13,6 +13,7 @@ from django.db.models import (
     IntegerField,
     OuterRef,
     Prefetch,
+    Sum,
     Value,
     When,
     Window,
@@ -77,6 +78,11 @@ class PaperQuerySet(PaperSearchQuerySet):
             .annotate(distance=CosineDistance("embedding", paper.embedding))
             .order_by("distance")
         )
+
+    def citation_totals(self) -> dict[str, int | None]:
+        """`total`: the cited-by counts of these papers added up (None when none has one);
+        `papers_counted`: how many of them have a count."""
+        return self.aggregate(total=Sum("cited_by_count"), papers_counted=Count("cited_by_count"))
 
     def category_counts(self) -> models.QuerySet:
         """How many of these papers carry each arXiv category (cross-lists included, so a count is what

@@ -28,6 +28,7 @@ class ProfileFigures:
     coauthors: list[Researcher]  # annotated with shared_papers and coauthor_total, most shared first
     coauthor_pairs: list[tuple[int, int, int]]  # co-authors who also wrote together: (id, id, papers)
     most_cited: Paper | None
+    citations: dict[str, int | None]  # their papers' cited-by counts: `total` and `papers_counted`
     institutions: list[Institution]  # last known
     same_name: list[Researcher]  # annotated with paper_count
 
@@ -50,6 +51,7 @@ def profile_figures(researcher: Researcher) -> ProfileFigures:
             coauthors=coauthors,
             coauthor_pairs=Authorship.objects.coauthor_pairs(researcher, among=[c.pk for c in coauthors]),
             most_cited=their_papers.filter(cited_by_count__isnull=False).most_cited().for_lists().first(),
+            citations=their_papers.citation_totals(),
             institutions=list(Institution.objects.last_known_for(researcher)),
             same_name=list(
                 Researcher.objects.with_same_name_as(researcher)

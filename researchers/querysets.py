@@ -12,7 +12,6 @@ from django.db.models import (
     IntegerField,
     OuterRef,
     Subquery,
-    Sum,
     Value,
     Window,
 )
@@ -44,15 +43,6 @@ class ResearcherQuerySet(models.QuerySet):
             .values("count")
         )
         return self.annotate(paper_count=Coalesce(Subquery(papers, output_field=IntegerField()), Value(0)))
-
-    def with_profile_stats(self) -> ResearcherQuerySet:
-        """Annotates what a profile shows about the papers here: `paper_count`, `citations_here` (their
-        cited-by counts added up) and `papers_with_citation_counts` (how many of them have a count)."""
-        return self.annotate(
-            paper_count=Count("authorships__paper", distinct=True),
-            citations_here=Sum("authorships__paper__cited_by_count"),
-            papers_with_citation_counts=Count("authorships__paper__cited_by_count"),
-        )
 
     def with_followers(self, viewer: AbstractBaseUser | AnonymousUser | None = None) -> ResearcherQuerySet:
         """Annotates `follower_count` (accounts following each researcher) and `followed` (whether `viewer`

@@ -46,7 +46,7 @@ def researcher_jsonld(researcher: Researcher, *, institutions: Iterable[Institut
 
 def researcher_description(researcher: Researcher) -> str:
     """The meta description: 'Grace Hopper: 12 papers in this archive · h-index 40.' Expects the
-    researcher `with_profile_stats()`."""
+    researcher `with_paper_counts()`."""
     count = researcher.paper_count
     text = f"{researcher.display_name}: {count} paper{'' if count == 1 else 's'} in this archive"
     if researcher.h_index is not None:

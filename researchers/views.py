@@ -37,9 +37,9 @@ def researcher_index(request: HttpRequest) -> HttpResponse:
 @markdown_alternative
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None = None) -> HttpResponse:
-    # The figures and the Follow control's follower count and state come with the researcher: one query.
+    # The paper count and the Follow control's follower count and state come with the researcher.
     researcher = (
-        Researcher.objects.with_profile_stats().with_followers(request.user).filter(pk=researcher_id).first()
+        Researcher.objects.with_paper_counts().with_followers(request.user).filter(pk=researcher_id).first()
     )
     if researcher is None:
         absorbed = get_object_or_404(
@@ -67,6 +67,7 @@ def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None
         "positions": figures.positions,
         "positions_known": figures.positions_known,
         "most_cited": figures.most_cited,
+        "citations": figures.citations,
         "same_name": figures.same_name,
         "institutions": figures.institutions,
         "coauthors": figures.coauthors,
