@@ -108,14 +108,15 @@ class PaperQuerySet(PaperSearchQuerySet):
         return self.filter(embedding__isnull=True)
 
     def with_authors(self) -> PaperQuerySet:
-        """Authorships in order with their researchers, for lists that link matched authors."""
+        """Authorships in order with their researchers, for lists that link matched authors. Only what
+        an author link and the API's Last-Modified need: a page lists a hundred or more of them."""
         from papers.models import Authorship
 
         return self.prefetch_related(
             Prefetch(
                 "authorships",
                 queryset=Authorship.objects.select_related("researcher")
-                .only("paper_id", "position", "name", "researcher__display_name")
+                .only("paper_id", "position", "name", "researcher__display_name", "researcher__updated_at")
                 .order_by("position"),
             )
         )
