@@ -95,6 +95,10 @@ def run(args: argparse.Namespace, url: str) -> dict:
     prewarmed = database.prewarm(url)
     bench_queries = measure.queries(plan, load_sources(), args.seed)
     measure.plant_query_vectors(bench_queries)
+    # Measure in a process set up as a gunicorn worker is: wovepaper/wsgi.py freezes what start-up loaded
+    # out of the garbage collector's sight.
+    import wovepaper.wsgi  # noqa: F401
+
     report = {
         "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "papers": spec.papers,
