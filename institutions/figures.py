@@ -2,8 +2,9 @@
 
 The histogram reads every paper of every researcher affiliated with the institution, tens of thousands for
 a large university, and changes only when a harvest adds papers or affiliations; so it is cached for
-PAGE_FIGURES_TTL seconds rather than counted on every page view. (The paper count above the list is not:
-a stale count would cut the last page short. The one cached here only scales the bars.)
+PAGE_FIGURES_TTL seconds rather than counted on every page view. The count of the papers it is over comes
+with it: it scales the bars and is the paper list's estimated count (paginate() counts the last page
+exactly).
 """
 
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from papers.models import Authorship, Paper
 @dataclass(frozen=True)
 class InstitutionFields:
     categories: list[dict]  # {"category", "paper_count"}, largest first (cross-lists included)
-    paper_count: int  # the papers they count, each once: 100% of a bar
+    paper_count: int  # the papers they count, each once: 100% of a bar, and the list's estimated count
 
 
 def institution_fields(institution: Institution) -> InstitutionFields:

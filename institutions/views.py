@@ -9,7 +9,7 @@ from institutions.figures import institution_fields
 from institutions.models import Affiliation, Institution
 from institutions.structured_data import institution_description, institution_jsonld
 from papers.listing import PaperListing
-from papers.models import Authorship, Paper
+from papers.models import Paper
 from researchers.models import Researcher
 from wovepaper.negotiation import markdown_alternative
 from wovepaper.pagination import paginate
@@ -61,10 +61,12 @@ def institution_detail(request: HttpRequest, institution_id: int, slug: str | No
         page_param=RESEARCHERS_PAGE_PARAM,
         count=Affiliation.objects.filter(institution=institution).count(),  # from the index alone
     )
-    # Unfiltered, the papers are counted from the authorship index without reading a paper row.
-    count = None if listing.category else Authorship.objects.by_members_of(institution).paper_count()
+    # Unfiltered, the count cached with the fields serves every page but the last (see paginate()).
     papers_page = paginate(
-        request, listing.apply(their_papers).for_lists().with_authors(), PAPERS_PER_PAGE, count=count
+        request,
+        listing.apply(their_papers).for_lists().with_authors(),
+        PAPERS_PER_PAGE,
+        estimated_count=None if listing.category else fields.paper_count,
     )
     # Where both lists stand, so paging one keeps the other where it was.
     state = listing.query()
