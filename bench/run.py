@@ -111,6 +111,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
             name: getattr(settings, name)
             for name in (
                 "SEARCH_KEYWORD_CANDIDATES",
+                "SEARCH_KEYWORD_RECENT_PAPERS",
                 "SEARCH_HNSW_EF_SEARCH",
                 "SEARCH_HYBRID_DEPTH",
                 "SEARCH_PAGE_SIZE",

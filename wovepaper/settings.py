@@ -282,10 +282,12 @@ PAGE_FIGURES_TTL = env_int("PAGE_FIGURES_TTL", 600, minimum=0)
 
 # Search (papers/search). Queries longer than SEARCH_MAX_QUERY_LENGTH characters are cut there. Keyword
 # relevance is ranked over the newest SEARCH_KEYWORD_CANDIDATES matches (ranking every match of a common
-# word would read most of the corpus). SEARCH_HNSW_EF_SEARCH is pgvector's candidate list per scan.
+# word would read most of the corpus), found among the newest SEARCH_KEYWORD_RECENT_PAPERS papers first
+# when enough of them match. SEARCH_HNSW_EF_SEARCH is pgvector's candidate list per scan.
 SEARCH_MAX_QUERY_LENGTH = env_int("SEARCH_MAX_QUERY_LENGTH", 500, minimum=20)
 SEARCH_PAGE_SIZE = 20
 SEARCH_KEYWORD_CANDIDATES = env_int("SEARCH_KEYWORD_CANDIDATES", 500, minimum=100)
+SEARCH_KEYWORD_RECENT_PAPERS = env_int("SEARCH_KEYWORD_RECENT_PAPERS", 10_000, minimum=1)
 SEARCH_MAX_RESULTS = 1000  # pages past this many results are not offered (50 pages of 20)
 SEARCH_SEMANTIC_MAX_RESULTS = 200  # nearest neighbours are a ranking, not a set: 10 pages is plenty
 SEARCH_HYBRID_DEPTH = 100  # each of the keyword and semantic lists fused for hybrid search

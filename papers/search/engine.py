@@ -26,7 +26,7 @@ from django.utils.text import Truncator
 from institutions.models import Institution
 from papers.models import Authorship, Paper
 from papers.querysets import PaperQuerySet
-from papers.search.query import Mode, ParsedQuery, Sort
+from papers.search.query import Filters, Mode, ParsedQuery, Sort
 from papers.search.querysets import highlight_query, iterative_index_scan, words_query
 from papers.search.snippets import Snippet
 from papers.search.vectors import query_vector
@@ -184,7 +184,7 @@ def rank(query: ParsedQuery, *, needed: int) -> Ranking:
     if query.mode is Mode.KEYWORD:
         if full is not None and query.sort is not Sort.RELEVANCE:  # every match in SQL order: no ranking
             return Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "keyword")
-        entries = _keyword(papers, full)
+        entries = _keyword(query, papers, full)
         lower_bound = len(entries) >= settings.SEARCH_KEYWORD_CANDIDATES
         return Ranking(entries, "keyword", len(entries), lower_bound)
     if query.mode is Mode.SEMANTIC:
@@ -200,7 +200,7 @@ def rank(query: ParsedQuery, *, needed: int) -> Ranking:
         for entry in _semantic(papers, query, limit=depth)
         if entry.distance is not None and entry.distance <= settings.SEARCH_HYBRID_MAX_DISTANCE
     ]
-    entries = _sorted(_fused(_keyword(papers, full)[:depth], semantic), query.sort)
+    entries = _sorted(_fused(_keyword(query, papers, full)[:depth], semantic), query.sort)
     return Ranking(entries, "hybrid", len(entries))
 
 
@@ -209,11 +209,21 @@ def _in_order(papers: PaperQuerySet, sort: Sort, limit: int) -> list[RankedPaper
     return [RankedPaper(*row) for row in ordered.values_list(*_ROW)[:limit]]
 
 
-def _keyword(papers: PaperQuerySet, full: SearchQuery | None) -> list[RankedPaper]:
-    """Every ranked candidate, best first (the candidates are bounded, so this stays small)."""
+def _keyword(query: ParsedQuery, papers: PaperQuerySet, full: SearchQuery | None) -> list[RankedPaper]:
+    """Every ranked candidate, best first (the candidates are bounded, so this stays small).
+
+    Without filters, the newest SEARCH_KEYWORD_RECENT_PAPERS papers are searched first (see
+    `ranking_candidates`): a third to a half off the slowest searches at 100,000 papers. Not with filters:
+    fewer recent papers pass them, so the older ones must be searched too more often, and PostgreSQL then
+    combines three indexes, reading the whole of a common word's list of papers."""
     if full is None:
         return []
-    candidates = papers.ranking_candidates(full, limit=settings.SEARCH_KEYWORD_CANDIDATES)
+    recent_since = None
+    if query.filters == Filters():
+        recent_since = Paper.objects.start_of_newest(settings.SEARCH_KEYWORD_RECENT_PAPERS)
+    candidates = papers.ranking_candidates(
+        full, limit=settings.SEARCH_KEYWORD_CANDIDATES, recent_since=recent_since
+    )
     rows = sorted(
         candidates.values_list(*_ROW, "rank"), key=lambda row: (row[3], row[1], row[0]), reverse=True
     )

@@ -78,14 +78,34 @@ class PaperSearchQuerySet(models.QuerySet):
             rank=SearchRank(F("search_vector"), query, weights=RANK_WEIGHTS, normalization=RANK_NORMALISATION)
         )
 
-    def ranking_candidates(self, query: SearchQuery, *, limit: int) -> Self:
+    def ranking_candidates(
+        self, query: SearchQuery, *, limit: int, recent_since: datetime.date | None = None
+    ) -> Self:
         """The newest `limit` papers matching the query, annotated with their rank (unordered: the caller
         sorts). Ranking every match of a common word ("learning", "model") would read a large share of
         the corpus. The newest matches come first, without their rank: PostgreSQL walks the `published`
         index back and stops at `limit` matches, or collects rarer words' matches through the GIN index
-        and sorts them by date; only then are those `limit` papers ranked."""
-        newest = self.matching_words(query).order_by("-published", "-id").values("pk")[:limit]
+        and sorts them by date; only then are those `limit` papers ranked.
+
+        Sorting by date reads the row of every match: thousands for a pair of everyday words
+        ("reinforcement learning"). With `recent_since` (see `start_of_newest`), the papers posted since
+        then are searched first, the GIN and date indexes combined so that only their matches' rows are
+        read, and the older papers only when fewer than `limit` recent ones match. The two parts meet at
+        that date, so the candidates are the same whatever the date."""
+        matches = self.matching_words(query).order_by("-published", "-id").values("pk")
+        if recent_since is None:
+            newest = matches[:limit]
+        else:
+            recent = matches.filter(published__gte=recent_since)[:limit]
+            older = matches.filter(published__lt=recent_since)[:limit]
+            newest = recent.union(older, all=True)[:limit]
         return self.model.objects.filter(pk__in=newest).with_word_rank(query)
+
+    def start_of_newest(self, count: int) -> datetime.date | None:
+        """The date the newest `count` of these papers were posted since (None when there are fewer):
+        an index-only walk of `count` dates."""
+        dates = self.order_by("-published").values_list("published", flat=True)
+        return next(iter(dates[count - 1 : count]), None)
 
     def nearest_to(self, vector: np.ndarray) -> Self:
         """Papers by cosine distance of their embedding to `vector` (annotated `distance`), nearest first,

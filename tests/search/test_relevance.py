@@ -82,3 +82,20 @@ def test_common_words_rank_among_a_bounded_candidate_set(demo_corpus, settings):
     assert len(results.hits) == 20 and all(hit.why == "words" for hit in results.hits)
     scores = [hit.keyword_rank for hit in results.hits]
     assert scores == sorted(scores)
+
+
+@pytest.mark.parametrize("recent_papers", [20, 60, 200])
+@pytest.mark.parametrize("words", ["learning", "model", "detection", "graph neural"])
+def test_searching_recent_papers_first_finds_the_same_candidates(demo_corpus, settings, words, recent_papers):
+    """However many papers count as recent, the candidates are the newest matches: the recent part alone
+    when it has enough of them, the older part for the rest."""
+    settings.SEARCH_KEYWORD_CANDIDATES = 100
+    query = parse(words, mode=Mode.KEYWORD)
+    settings.SEARCH_KEYWORD_RECENT_PAPERS = 10**9  # more than there are: one search over every paper
+    whole = engine.rank(query, needed=20)
+    settings.SEARCH_KEYWORD_RECENT_PAPERS = recent_papers
+    in_parts = engine.rank(query, needed=20)
+    assert whole.entries and [entry.paper_id for entry in in_parts.entries] == [
+        entry.paper_id for entry in whole.entries
+    ]
+    assert (in_parts.total, in_parts.total_is_lower_bound) == (whole.total, whole.total_is_lower_bound)
