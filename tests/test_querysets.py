@@ -1,7 +1,10 @@
 """The shared read questions every page and the API ask of the corpus."""
 
+import datetime
+
 import numpy as np
 import pytest
+from django.db import connection
 
 from institutions.models import Affiliation, Institution
 from papers.models import Citation, Paper
@@ -58,3 +61,15 @@ def test_it_matches_researcher_names_by_similarity_and_counts_their_papers():
     matches = list(Researcher.objects.matching_name("dan zhao").with_paper_counts())
     assert matches[0] == exact and matches[0].paper_count == 2
     assert close in matches and all(m.display_name != "Grace Hopper" for m in matches)
+
+
+def test_it_finds_the_date_the_newest_papers_begin_and_estimates_the_table_from_its_statistics():
+    dates = [datetime.date(2024, month, 1) for month in (1, 3, 3, 7, 9)]
+    papers = Paper.objects.filter(pk__in=[make_paper(published=date).pk for date in dates])
+    assert papers.start_of_newest(1) == datetime.date(2024, 9, 1)
+    assert papers.start_of_newest(3) == datetime.date(2024, 3, 1)  # a tie at the boundary: both are in
+    assert papers.start_of_newest(5) == datetime.date(2024, 1, 1)
+    assert papers.start_of_newest(6) is None  # fewer papers than that
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE papers_paper")
+    assert Paper.objects.estimated_total() == Paper.objects.count()

@@ -101,6 +101,15 @@ class PaperSearchQuerySet(models.QuerySet):
             newest = recent.union(older, all=True)[:limit]
         return self.model.objects.filter(pk__in=newest).with_word_rank(query)
 
+    def estimated_total(self) -> int:
+        """How many rows the whole table holds by the planner's statistics (pg_class.reltuples, kept by
+        autovacuum): free, where a count reads every row; 0 before the first ANALYZE."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT reltuples FROM pg_class WHERE oid = %s::regclass", [self.model._meta.db_table]
+            )
+            return max(0, int(cursor.fetchone()[0]))
+
     def start_of_newest(self, count: int) -> datetime.date | None:
         """The date the newest `count` of these papers were posted since (None when there are fewer):
         an index-only walk of `count` dates."""
