@@ -23,8 +23,8 @@ def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -
         raise Http404("Not an arXiv identifier")
     paper = Paper.objects.defer("search_vector").with_authors().filter(arxiv_id=parsed.id).first()
     if paper is None:
-        paper_fetch_request(arxiv_id=parsed.id)
-        return not_found(request, queued_arxiv_id=parsed.id)
+        queued = paper_fetch_request(arxiv_id=parsed.id)
+        return not_found(request, queued_arxiv_id=parsed.id if queued else None)
     if parsed.version is not None or slug != paper.slug:
         return canonical_redirect(request, paper)
     references = list(

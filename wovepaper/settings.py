@@ -252,6 +252,9 @@ HARVEST_RETRY_AFTER_MAX_SECONDS = env_int("HARVEST_RETRY_AFTER_MAX_SECONDS", 900
 ARXIV_HARVEST_SETS = env_list("ARXIV_HARVEST_SETS", ["cs"])  # OAI sets the daily harvest follows
 ARXIV_FIRST_HARVEST_DAYS = env_int("ARXIV_FIRST_HARVEST_DAYS", 2, minimum=1)  # when no run succeeded yet
 HARVEST_SWEEP_LIMIT = env_int("HARVEST_SWEEP_LIMIT", 2000, minimum=1)  # items per scheduled enrichment run
+# Unknown papers asked for on the site are fetched from the arXiv API, at most this many a hour site-wide:
+# a crawler walking made-up identifiers must not fill the harvest queue.
+PAPER_FETCHES_PER_HOUR = env_int("PAPER_FETCHES_PER_HOUR", 300, minimum=0)
 
 CELERY_BEAT_SCHEDULE |= {
     # New and updated arXiv papers, from the day of the last successful harvest (OAI-PMH updates nightly).

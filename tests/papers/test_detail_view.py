@@ -9,6 +9,7 @@ import redis
 from django.conf import settings
 from django.core.cache import cache
 
+from harvest.services import paper_fetch_budget_key
 from tests.factories import make_citation, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
 
@@ -237,3 +238,24 @@ def test_it_runs_the_same_few_queries_however_many_links(client, django_assert_m
         with django_assert_max_num_queries(5):
             response = client.get(paper.get_absolute_url())
         assert response.status_code == 200
+
+
+def test_unknown_papers_queue_fetches_only_up_to_the_hourly_budget(client, settings):
+    """A crawler walking made-up identifiers gets its 404s, but past the budget nothing more is queued
+    and the page does not say a fetch is on its way."""
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    cache.delete(paper_fetch_budget_key())
+    settings.PAPER_FETCHES_PER_HOUR = 2
+    waiting = broker.llen("harvest")
+    notices = []
+    for arxiv_id in ("9912.99991", "9912.99992", "9912.99993"):
+        response = client.get(f"/papers/{arxiv_id}")
+        assert response.status_code == 404
+        notices.append(bool(tree(response).xpath("//p[@class='notice']")))
+    assert notices == [True, True, False]
+    assert client.get("/papers/9912.99991").status_code == 404  # already on its way: still said, not counted
+    assert bool(tree(client.get("/papers/9912.99992")).xpath("//p[@class='notice']"))
+    assert broker.llen("harvest") == waiting + 2
+    for _ in range(2):  # take them back off the queue: no worker may try to reach arXiv
+        message = json.loads(broker.lpop("harvest"))
+        assert message["headers"]["task"] == "harvest.tasks.fetch_arxiv_ids"
