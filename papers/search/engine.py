@@ -341,11 +341,16 @@ def _hits(page: list[RankedPaper], query: ParsedQuery) -> list[PaperHit]:
 
 
 def _names(query: ParsedQuery) -> tuple[list[Researcher], list[Institution]]:
-    """Researchers and institutions whose names are like a name-like query (1 query each)."""
+    """Researchers and institutions whose names are like a name-like query (1 query each, and 1 for the
+    researchers' summaries when any matched)."""
     text = query.name_like_text
     if len(text) < 3:
         return [], []
-    researchers = list(Researcher.objects.matching_name(text).with_search_summary()[:PEOPLE_SHOWN])
+    # Most queries name no one: the summaries (three correlated subqueries, longer for Django to write than
+    # for PostgreSQL to run) are asked for only when someone matched.
+    matched = list(Researcher.objects.matching_name(text).values_list("pk", flat=True)[:PEOPLE_SHOWN])
+    summaries = Researcher.objects.filter(pk__in=matched).with_search_summary() if matched else []
+    researchers = sorted(summaries, key=lambda researcher: matched.index(researcher.pk))
     institutions = list(Institution.objects.matching_name(text)[:INSTITUTIONS_SHOWN])
     return researchers, institutions
 

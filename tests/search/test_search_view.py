@@ -7,6 +7,7 @@ import pytest
 
 from institutions.models import Affiliation, Institution
 from tests.factories import make_paper, make_researcher
+from tests.html import text_of, tree
 
 pytestmark = pytest.mark.django_db
 
@@ -201,6 +202,20 @@ def test_researchers_and_institutions_whose_names_match_come_above_the_papers(cl
     assert 'NZ · ROR <a href="https://ror.org/05zorb123">05zorb123</a>' in html
 
 
+def test_matching_researchers_come_most_similar_first_with_their_paper_counts(client):
+    further = make_researcher("Anna Zorblaxian")  # first by name and by id: neither decides the order
+    closest = make_researcher("Grace Zorblaxian")
+    make_paper(title="Woven looms", authors=[further, closest])
+    make_paper(title="Woven threads", authors=[further])
+    html = tree(client.get("/search", {"q": "Grace Zorblaxian"}))
+    people = html.xpath("//section[@aria-labelledby='people-heading']//li")
+    assert [text_of(person.xpath(".//a")[0]) for person in people] == [
+        "Grace Zorblaxian",
+        "Anna Zorblaxian",
+    ]
+    assert "1 paper" in text_of(people[0]) and "2 papers" in text_of(people[1])
+
+
 @pytest.mark.parametrize(
     "form", ["{id}", "arXiv:{id}", "{id}v3", "https://arxiv.org/abs/{id}v2", "arxiv.org/pdf/{id}.pdf"]
 )
@@ -289,8 +304,9 @@ def test_it_runs_a_fixed_number_of_queries(client, django_assert_max_num_queries
         make_paper(title=f"Grace Zorblaxian paper {number}", authors=[grace, "Ada Lovelace", "Alan Turing"])
     client.get("/search", {"q": "Grace Zorblaxian"})  # caches where the recent papers begin (2 queries)
     # 1 keyword candidates ranked, 2 HNSW scan settings, 3 nearest papers by embedding, 4 the page's papers
-    # with snippets, 5 their authorships and researchers, 6 researchers by name, 7 institutions by name
-    with django_assert_max_num_queries(7):
+    # with snippets, 5 their authorships and researchers, 6 researchers by name, 7 their paper counts and
+    # institutions, 8 institutions by name
+    with django_assert_max_num_queries(8):
         response = client.get("/search", {"q": "Grace Zorblaxian"})
     assert len(hits(response)) == 20
     # 1 the latest papers, 2 the page's papers, 3 their authorships
