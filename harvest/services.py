@@ -7,6 +7,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.text import slugify
 from unidecode import unidecode
@@ -117,10 +119,7 @@ def paper_fetch_request(*, arxiv_id: str) -> bool:
     """Someone asked for a paper we do not have: queue a fetch from the arXiv API, at most once an hour per
     id and PAPER_FETCHES_PER_HOUR ids an hour in all (the claims and the count are Redis keys, shared by
     every web process). Returns whether a fetch is on its way: queued now or within the hour."""
-    from django.conf import settings
-    from django.core.cache import cache
-
-    from harvest.tasks import fetch_arxiv_ids
+    from harvest.tasks import fetch_arxiv_ids  # the harvesters behind the tasks import this module
 
     claim = f"paper-fetch:{arxiv_id}"
     if cache.get(claim):
