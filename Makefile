@@ -17,7 +17,7 @@ $(INSTALLED): pyproject.toml
 install: $(INSTALLED)
 
 run: $(INSTALLED)
-	$(BIN)/python -m wovepaper.devstack
+	$(BIN)/python -m devserver
 
 # Debian's Chromium drives the browser tests; installed when missing and we are root.
 chromium:

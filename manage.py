@@ -4,12 +4,12 @@
 import os
 import sys
 
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import execute_from_command_line
+
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wovepaper.settings")
-    from django.core.exceptions import ImproperlyConfigured
-    from django.core.management import execute_from_command_line
-
     try:
         execute_from_command_line(sys.argv)
     except ImproperlyConfigured as error:

@@ -19,10 +19,12 @@ import sys
 import time
 from pathlib import Path
 
+import django
 import psycopg
+from django.test.utils import override_settings
 from psycopg import sql
 
-from wovepaper.localservices import EmbeddedPostgres
+from devserver.localservices import EmbeddedPostgres
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = BASE_DIR / "var" / "bench"
@@ -98,9 +100,6 @@ def configure_django(url: str, static_root: Path) -> None:
     )
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.setdefault("STATIC_ROOT", str(static_root))
-    import django
-    from django.test.utils import override_settings
-
     django.setup()
     override_settings(
         CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None}}
@@ -114,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         if url is None:
             server, url = embedded_server(args.papers)
         configure_django(url, BENCH_DIR / "static")
-        from bench.run import run
+        from bench.run import run  # needs Django configured (above), so not at the top
 
         run(args, url)
     except Exception as error:  # one line, not a traceback (BENCH_TRACEBACK=1 shows it)

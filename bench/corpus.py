@@ -22,7 +22,7 @@ from pgvector.psycopg import register_vector
 from psycopg import sql
 
 from bench.sources import Sources
-from harvest.services import paper_slug
+from papers.models import paper_slug
 from researchers.names import normalise_name
 
 TOPICS, FIELDS = 128, 16

@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 from bench import corpus, database, measure
 from bench.sources import load_sources
+from wovepaper.wsgi import freeze_start_up
 
 
 def _progress(description: str, total: int):  # noqa: ANN202 - returns the bar's update method
@@ -95,9 +96,9 @@ def run(args: argparse.Namespace, url: str) -> dict:
     prewarmed = database.prewarm(url)
     bench_queries = measure.queries(plan, load_sources(), args.seed)
     measure.plant_query_vectors(bench_queries)
-    # Measure in a process set up as a gunicorn worker is: wovepaper/wsgi.py freezes what start-up loaded
-    # out of the garbage collector's sight.
-    import wovepaper.wsgi  # noqa: F401
+    # Measure in a process set up as a gunicorn worker is: what start-up loaded is frozen out of the
+    # garbage collector's sight.
+    freeze_start_up()
 
     report = {
         "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),

@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.latex import detex
 from harvest.parsers.text import arxiv_categories
-from researchers.names import clean_display_name
 
 DEMO_LISTING = (
     Path(__file__).resolve().parent.parent / "harvest/demo_data/arxiv_cs_daily_2025-05_2025-06.jsonl.gz"
@@ -49,7 +49,7 @@ def load_sources(path: Path = DEMO_LISTING) -> Sources:
             papers.append(Source(title, sentences, arxiv_categories(record["categories"]) or ("cs.LG",)))
             title_words.extend(title.split())
             for name in record["authors"]:
-                parts = clean_display_name(name).split()
+                parts = detex(name).split()
                 if len(parts) >= 2 and all(
                     part.replace("-", "").replace(".", "").isalpha() for part in parts
                 ):

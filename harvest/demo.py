@@ -1,30 +1,75 @@
-"""The upstream part of the demo corpus: recorded OpenAlex, Semantic Scholar and ROR answers, put through
-the harvesters' own parsers and services, so the demo shows what a harvest makes of them: researchers with
-upstream ids and metrics (their name-only records absorbed), citations between corpus papers,
-institutions with ROR ids.
+"""The demo corpus (harvest/demo_data, see its PROVENANCE.md): real arXiv records (a listing, a snapshot, an
+API answer) and recorded OpenAlex, Semantic Scholar and ROR answers, put through the harvesters' own
+parsers and services, so the demo shows what a harvest makes of them: researchers with upstream ids and
+metrics (their name-only records absorbed), citations between corpus papers, institutions with ROR ids.
 
-None of the recorded works is in the arXiv listings of the demo, so their papers are created from the
-records themselves (title, abstract, date, authors), as arXiv would have given them."""
+None of the recorded upstream works is in the arXiv listings of the demo, so their papers are created from
+the records themselves (title, abstract, date, authors), as arXiv would have given them."""
 
 from __future__ import annotations
 
 import gzip
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 
-from harvest.enrich import authors_apply, institutions_upsert, works_apply
+from core.progress import Progress, no_progress
+from harvest.parsers.arxiv import paper_from_kaggle, paper_from_listing, parse_atom_feed
 from harvest.parsers.jsonbody import load_json
 from harvest.parsers.openalex import openalex_work, paper_from_openalex_work
 from harvest.parsers.ror import parse_ror_records
 from harvest.parsers.semantic_scholar import paper_from_s2, parse_s2_author_batch, s2_work
 from harvest.records import PaperRecord, RecordError, UpstreamWork
-from harvest.services import UpsertCounts, papers_upsert
+from harvest.services.authors import authors_apply
+from harvest.services.institutions import institutions_upsert
+from harvest.services.papers import UpsertCounts, papers_upsert
+from harvest.services.works import works_apply
 from researchers.services import researchers_group_by_names
 
-UPSTREAM = Path(__file__).resolve().parent / "demo_data" / "upstream"
+DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
+PAGE_SIZE = 500
+
+
+def _json_lines(path: Path, parse: Callable[[dict[str, Any]], PaperRecord]) -> Iterator[PaperRecord | str]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            try:
+                yield parse(json.loads(line))
+            except (json.JSONDecodeError, RecordError) as error:
+                yield f"{path.name} line {number}: {error}"
+
+
+def _atom(path: Path) -> Iterator[PaperRecord | str]:
+    page = parse_atom_feed(path.read_bytes())
+    yield from page.records
+    yield from (f"{path.name} entry {skip.position}: {skip.reason}" for skip in page.skipped)
+
+
+def _taking(
+    items: Iterator[PaperRecord | str], problems: list[str], limit: int | None
+) -> Iterator[PaperRecord]:
+    """The records among the items, up to `limit`; the problems are set aside for the summary."""
+    taken = 0
+    for item in items:
+        if isinstance(item, str):
+            problems.append(item)
+        elif limit is None or taken < limit:
+            taken += 1
+            yield item
+
+
+def _pages(records: Iterator[PaperRecord]) -> Iterator[list[PaperRecord]]:
+    while page := list(islice(records, PAGE_SIZE)):
+        yield page
+
+
+UPSTREAM = DEMO_DATA / "upstream"
 OPENALEX_PAGES = (
     "openalex_works_filter_openalex_2ids_cursor_page1.json",
     "openalex_works_filter_cited_by_2ids_cursor_page1.json",
@@ -94,3 +139,32 @@ def upstream_demo_load() -> UpstreamDemo:
         authors_apply(records=parse_s2_author_batch(_read(S2_AUTHOR_BATCH), S2_AUTHOR_IDS).items)
         institutions = institutions_upsert(records=parse_ror_records(_read(ROR_RECORDS)).items)
     return UpstreamDemo(counts, touched, citations, linked, len(institutions))
+
+
+@dataclass
+class DemoLoad:
+    papers: UpsertCounts
+    problems: list[str]
+    linked: int
+    upstream: UpstreamDemo
+    touched: list[int]
+
+
+def demo_corpus_load(*, limit: int | None = None, progress: Progress = no_progress) -> DemoLoad:
+    """Load the demo corpus (idempotent: a second run changes nothing); `limit` takes only the first papers
+    of the big listing."""
+    sources = [
+        (_json_lines(DEMO_DATA / "arxiv_cs_daily_2025-05_2025-06.jsonl.gz", paper_from_listing), limit),
+        (_json_lines(DEMO_DATA / "arxiv_kaggle_snapshot_head200.jsonl", paper_from_kaggle), None),
+        (_atom(DEMO_DATA / "2026_q_testing_s0_m100.xml"), None),
+    ]
+    counts, problems, touched = UpsertCounts(), [], []
+    for items, source_limit in sources:
+        for page in _pages(_taking(items, problems, source_limit)):
+            page_counts, page_touched = papers_upsert(records=page)
+            counts += page_counts
+            touched += page_touched
+            progress("papers", len(page), None)
+    linked = researchers_group_by_names(paper_ids=touched) if touched else 0
+    upstream = upstream_demo_load()
+    return DemoLoad(counts, problems, linked, upstream, touched + upstream.touched)

@@ -1,6 +1,6 @@
 from django.db import models
 
-from harvest.querysets import HarvestRunQuerySet
+from harvest.querysets import HarvestRunQuerySet, UpstreamCheckQuerySet
 
 
 class HarvestRun(models.Model):
@@ -56,6 +56,8 @@ class UpstreamCheck(models.Model):
     source = models.CharField(max_length=20, choices=HarvestRun.Source.choices)
     checked_at = models.DateTimeField()
     found = models.BooleanField()
+
+    objects = UpstreamCheckQuerySet.as_manager()
 
     class Meta:
         constraints = [

@@ -17,17 +17,13 @@ class HarvestRunQuerySet(models.QuerySet):
 
     def unfinished_with(self, source: str, parameters: dict[str, Any]) -> HarvestRun | None:
         """The latest run with exactly these parameters, if it did not succeed: a new run resumes it."""
-        from harvest.models import HarvestRun
-
         latest = self.filter(source=source, parameters=parameters).recent().first()
-        if latest is None or latest.state == HarvestRun.State.SUCCEEDED:
+        if latest is None or latest.state == self.model.State.SUCCEEDED:
             return None
         return latest
 
     def last_succeeded(self, source: str, **parameters: Any) -> HarvestRun | None:
-        from harvest.models import HarvestRun
-
-        matching = self.filter(source=source, state=HarvestRun.State.SUCCEEDED)
+        matching = self.filter(source=source, state=self.model.State.SUCCEEDED)
         for name, value in parameters.items():
             matching = matching.filter(**{f"parameters__{name}": value})
         return matching.order_by("-finished_at", "-id").first()
@@ -39,14 +35,17 @@ RECHECK_FOUND_AFTER = datetime.timedelta(days=30)
 RECHECK_MISSING_AFTER = datetime.timedelta(days=7)
 
 
-def due_for_check(queryset: models.QuerySet, subject: str, source: str) -> models.QuerySet:
-    """The rows of `queryset` (papers, researchers or institutions) that `source` should be asked about:
-    never asked, or asked long enough ago."""
-    from harvest.models import UpstreamCheck
+class UpstreamCheckQuerySet(models.QuerySet):
+    def fresh(self, subject: str, source: str) -> UpstreamCheckQuerySet:
+        """The checks of `source` on rows of `subject` that are too recent to ask again: a row it knew,
+        asked within a month; a row it did not know, within a week."""
+        now = timezone.now()
+        return self.filter(subject=subject, source=source).filter(
+            Q(found=True, checked_at__gte=now - RECHECK_FOUND_AFTER)
+            | Q(found=False, checked_at__gte=now - RECHECK_MISSING_AFTER)
+        )
 
-    now = timezone.now()
-    fresh = UpstreamCheck.objects.filter(subject=subject, source=source).filter(
-        Q(found=True, checked_at__gte=now - RECHECK_FOUND_AFTER)
-        | Q(found=False, checked_at__gte=now - RECHECK_MISSING_AFTER)
-    )
-    return queryset.exclude(pk__in=fresh.values("subject_id"))
+    def due_among(self, queryset: models.QuerySet, subject: str, source: str) -> models.QuerySet:
+        """The rows of `queryset` (papers, researchers or institutions) that `source` should be asked
+        about: never asked, or asked long enough ago."""
+        return queryset.exclude(pk__in=self.fresh(subject, source).values("subject_id"))

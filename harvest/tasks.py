@@ -4,16 +4,15 @@ and returns: the next scheduled run tries again, with no retry storm in between.
 
 from __future__ import annotations
 
-import datetime
 import logging
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 
-from harvest.harvesters.arxiv import arxiv_daily_from, arxiv_ids_fetch, arxiv_oai_harvest
-from harvest.harvesters.enrichment import openalex_enrich, s2_enrich
 from harvest.runs import HarvestBusy, Summary
+from harvest.sweeps.arxiv import arxiv_daily_from, arxiv_ids_fetch, arxiv_oai_harvest
+from harvest.sweeps.enrichment import openalex_enrich, s2_enrich
 from papers.identifiers import parse_arxiv_id
 
 logger = logging.getLogger(__name__)
@@ -39,19 +38,6 @@ def fetch_arxiv_ids(arxiv_ids: list[str]) -> int:
     summary = arxiv_ids_fetch(arxiv_ids=ids)
     logger.info(summary.line("arXiv API"))
     return summary.created + summary.updated + summary.unchanged
-
-
-@shared_task(acks_late=True)
-def harvest_arxiv_set(set_spec: str, from_date: str, until: str | None = None) -> dict[str, Any]:
-    try:
-        summary = arxiv_oai_harvest(
-            set_spec=set_spec,
-            from_date=datetime.date.fromisoformat(from_date),
-            until=datetime.date.fromisoformat(until) if until else None,
-        )
-    except HarvestBusy as error:
-        return _busy(error)
-    return _outcome(f"arXiv {set_spec}", summary)
 
 
 @shared_task(acks_late=True)

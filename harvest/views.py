@@ -4,9 +4,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from core.queues import queue_length
 from harvest.models import HarvestRun
 from papers.models import Paper
-from wovepaper.queues import queue_length
 
 QUEUES = ("harvest", "embed", "default")
 RECENT_RUNS = 30

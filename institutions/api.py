@@ -3,13 +3,7 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Field, Path, Query, Router
 
-from institutions.models import Institution
-from institutions.schemas import InstitutionBriefOut
-from papers.api import PaperOut
-from papers.models import Paper
-from researchers.api import ResearcherOut
-from researchers.models import Researcher
-from wovepaper.apischema import (
+from core.api import (
     ERROR_RESPONSES,
     WITHOUT_NUL,
     PageOut,
@@ -17,6 +11,12 @@ from wovepaper.apischema import (
     detail_response,
     page_of,
 )
+from institutions.models import Institution
+from institutions.schemas import InstitutionBriefOut
+from papers.api import PaperOut
+from papers.models import Paper
+from researchers.api import ResearcherOut
+from researchers.models import Researcher
 
 router = Router(tags=["institutions"])
 

@@ -3,10 +3,10 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from core.links import absolute_url
 from institutions.models import Institution
 from papers.feeds import FEED_LENGTH, PaperFeed
 from papers.models import Paper
-from wovepaper.apischema import absolute
 
 
 class InstitutionFeed(PaperFeed):
@@ -22,10 +22,10 @@ class InstitutionFeed(PaperFeed):
         return f"The {FEED_LENGTH} latest papers with an author at {institution.name}."
 
     def link(self, institution: Institution) -> str:
-        return absolute(institution.get_absolute_url())
+        return absolute_url(institution.get_absolute_url())
 
     def feed_url(self, institution: Institution) -> str:
-        return absolute(reverse("feed-institution", kwargs={"institution_id": institution.pk}))
+        return absolute_url(reverse("institutions:feed", kwargs={"institution_id": institution.pk}))
 
     def items(self, institution: Institution) -> list[Paper]:
         return list(Paper.objects.by_institution(institution).newest_first()[:FEED_LENGTH])

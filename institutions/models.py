@@ -4,9 +4,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Upper
 from django.urls import reverse
-from django.utils.text import slugify
-from unidecode import unidecode
 
+from core.text import slug_of
 from institutions.querysets import InstitutionQuerySet
 
 
@@ -36,7 +35,7 @@ class Institution(models.Model):
 
     @property
     def slug(self) -> str:
-        return slugify(unidecode(self.name))[:80] or "institution"
+        return slug_of(self.name, fallback="institution")
 
     @property
     def ror_url(self) -> str:

@@ -54,7 +54,7 @@ class InstitutionQuerySet(models.QuerySet):
 
     def with_researcher_counts(self) -> InstitutionQuerySet:
         """Annotates `researcher_count`, as a correlated subquery so a paginated list counts only its page."""
-        from institutions.models import Affiliation
+        from institutions.models import Affiliation  # cycle: institutions.models imports this module
 
         researchers = (
             Affiliation.objects.filter(institution=OuterRef("pk"))

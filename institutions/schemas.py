@@ -5,8 +5,8 @@ researchers' API, so that both can build on it."""
 from django.urls import reverse
 from ninja import Field, Schema
 
+from core.links import absolute_url
 from institutions.models import Institution
-from wovepaper.apischema import absolute
 
 
 class InstitutionBriefOut(Schema):
@@ -19,8 +19,8 @@ class InstitutionBriefOut(Schema):
 
     @staticmethod
     def resolve_url(institution: Institution) -> str:
-        return absolute(institution.get_absolute_url())
+        return absolute_url(institution.get_absolute_url())
 
     @staticmethod
     def resolve_api_url(institution: Institution) -> str:
-        return absolute(reverse("api:institution", kwargs={"key": str(institution.pk)}))
+        return absolute_url(reverse("api:institution", kwargs={"key": str(institution.pk)}))

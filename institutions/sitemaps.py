@@ -1,6 +1,6 @@
+from core.sitemaps import CanonicalSitemap
 from institutions.models import Institution
 from institutions.querysets import InstitutionQuerySet
-from wovepaper.sitemaps import CanonicalSitemap
 
 
 class InstitutionSitemap(CanonicalSitemap):

@@ -2,8 +2,9 @@
 
 from django.urls import reverse
 
+from core.links import absolute_url
+from core.structured_data import breadcrumbs
 from institutions.models import Institution
-from wovepaper.structured_data import absolute_url, breadcrumbs
 
 
 def institution_jsonld(institution: Institution) -> dict:

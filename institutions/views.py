@@ -5,15 +5,15 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from core.negotiation import markdown_alternative
+from core.pagination import paginate
+from core.responses import canonical_redirect, wants_fragment
 from institutions.figures import institution_fields
 from institutions.models import Affiliation, Institution
 from institutions.structured_data import institution_description, institution_jsonld
 from papers.listing import PaperListing
 from papers.models import Paper
 from researchers.models import Researcher
-from wovepaper.negotiation import markdown_alternative
-from wovepaper.pagination import paginate
-from wovepaper.responses import canonical_redirect, wants_fragment
 
 INSTITUTIONS_PER_PAGE = 50
 RESEARCHERS_PER_PAGE = 20

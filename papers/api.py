@@ -9,23 +9,21 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from ninja import Field, Path, Query, Router, Schema
 
-from papers.identifiers import parse_arxiv_id
-from papers.models import Paper
-from papers.querysets import PaperQuerySet
-from wovepaper.apischema import (
+from core.api import (
     ERROR_RESPONSES,
     PageOut,
     Pagination,
-    absolute,
     detail_response,
     page_of,
 )
+from core.links import absolute_url
+from papers.categories import ARXIV_CATEGORY, CATEGORY_MAX_LENGTH
+from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR, parse_arxiv_id
+from papers.models import Paper
+from papers.querysets import PaperQuerySet
 
 router = Router(tags=["papers"])
 
-# arXiv archives and subject classes: cs.LG, astro-ph.CO, hep-th, q-bio.NC, physics.optics.
-CATEGORY_PATTERN = r"^[a-zA-Z][a-zA-Z\-]*(\.[a-zA-Z][a-zA-Z\-]*)?$"
-FIRST_ARXIV_YEAR = 1991
 ARXIV_ID_DESCRIPTION = (
     "An arXiv id in any form: 2201.12423, 2201.12423v2, arXiv:2201.12423, astro-ph/9901001."
 )
@@ -57,11 +55,11 @@ class PaperBriefOut(Schema):
 
     @staticmethod
     def resolve_url(paper: Paper) -> str:
-        return absolute(paper.get_absolute_url())
+        return absolute_url(paper.get_absolute_url())
 
     @staticmethod
     def resolve_api_url(paper: Paper) -> str:
-        return absolute(reverse("api:paper", kwargs={"arxiv_id": paper.arxiv_id}))
+        return absolute_url(reverse("api:paper", kwargs={"arxiv_id": paper.arxiv_id}))
 
 
 class PaperOut(PaperBriefOut):
@@ -83,7 +81,7 @@ class PaperOut(PaperBriefOut):
             {
                 "name": authorship.name,
                 "researcher_id": authorship.researcher_id,
-                "researcher_url": absolute(authorship.researcher.get_absolute_url())
+                "researcher_url": absolute_url(authorship.researcher.get_absolute_url())
                 if authorship.researcher
                 else None,
             }
@@ -110,15 +108,15 @@ class SimilarOut(Schema):
 class PaperFilters(Pagination):
     category: str | None = Field(
         None,
-        max_length=32,
-        pattern=CATEGORY_PATTERN,
+        max_length=CATEGORY_MAX_LENGTH,
+        pattern=ARXIV_CATEGORY.pattern,
         description="An arXiv category, e.g. cs.LG (primary or cross-listed).",
     )
     year_from: int | None = Field(
-        None, ge=FIRST_ARXIV_YEAR, le=2100, description="First posted in or after this year."
+        None, ge=FIRST_ARXIV_YEAR, le=LAST_YEAR, description="First posted in or after this year."
     )
     year_to: int | None = Field(
-        None, ge=FIRST_ARXIV_YEAR, le=2100, description="First posted in or before this year."
+        None, ge=FIRST_ARXIV_YEAR, le=LAST_YEAR, description="First posted in or before this year."
     )
     has_citations: bool | None = Field(
         None, description="true: only papers cited at least once; false: only papers not known to be cited."
@@ -148,7 +146,7 @@ def paper_or_404(arxiv_id: str, queryset: PaperQuerySet) -> Paper:
         raise Http404(
             f"No paper {arxiv_id[:100]!r}: not an arXiv identifier (2201.12423, astro-ph/9901001, …)"
         )
-    paper = queryset.filter(arxiv_id=parsed.id).first()
+    paper = queryset.by_arxiv_id(parsed).first()
     if paper is None:
         raise Http404(f"No paper {parsed.id} in the corpus")
     return paper

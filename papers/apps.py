@@ -1,8 +1,10 @@
 from django.apps import AppConfig
 
+from papers import checks
+
 
 class PapersConfig(AppConfig):
     name = "papers"
 
     def ready(self) -> None:
-        from papers import checks  # noqa: F401  (registers the system checks)
+        checks.register()

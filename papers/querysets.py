@@ -20,16 +20,25 @@ from django.db.models import (
 )
 from pgvector.django import CosineDistance
 
+from core.expressions import in_array
+from institutions.models import Affiliation
+from papers.identifiers import ArxivId, parse_arxiv_id
 from papers.search.querysets import PaperSearchQuerySet
-from wovepaper.expressions import in_array
 
 if TYPE_CHECKING:
     from institutions.models import Institution
     from papers.models import Paper
     from researchers.models import Researcher
+    from researchers.querysets import ResearcherQuerySet
 
 
 class PaperQuerySet(PaperSearchQuerySet):
+    def by_arxiv_id(self, arxiv_id: str | ArxivId) -> PaperQuerySet:
+        """The paper an arXiv id names, in any of its written forms (with a version, as a URL…); none
+        when the text is not an arXiv id."""
+        parsed = arxiv_id if isinstance(arxiv_id, ArxivId) else parse_arxiv_id(arxiv_id)
+        return self.filter(arxiv_id=parsed.id) if parsed is not None else self.none()
+
     def newest_first(self) -> PaperQuerySet:
         return self.order_by("-published", "-arxiv_id")
 
@@ -41,9 +50,16 @@ class PaperQuerySet(PaperSearchQuerySet):
 
     def by_researcher(self, researcher: Researcher) -> PaperQuerySet:
         """Each of the researcher's papers once (no duplicates, safe to aggregate over)."""
-        from papers.models import Authorship
+        from papers.models import Authorship  # cycle: papers.models imports this module
 
         authored = Authorship.objects.filter(researcher=researcher)
+        return self.filter(in_array("pk", authored.values("paper_id")))
+
+    def by_researchers(self, researchers: ResearcherQuerySet) -> PaperQuerySet:
+        """Each paper with an author among `researchers` (a queryset, run as a subquery) once."""
+        from papers.models import Authorship  # cycle: papers.models imports this module
+
+        authored = Authorship.objects.filter(in_array("researcher_id", researchers.values("pk")))
         return self.filter(in_array("pk", authored.values("paper_id")))
 
     def by_institution(self, institution: Institution) -> PaperQuerySet:
@@ -53,7 +69,7 @@ class PaperQuerySet(PaperSearchQuerySet):
         corpus, and fetching them all by primary key to sort them costs tens of milliseconds, where
         walking the date index and probing membership finds a page in a few. PostgreSQL's statistics on
         affiliations per institution let it choose the other way round for a small institution."""
-        from papers.models import Authorship
+        from papers.models import Authorship  # cycle: papers.models imports this module
 
         return self.filter(pk__in=Authorship.objects.by_members_of(institution).values("paper_id"))
 
@@ -110,7 +126,7 @@ class PaperQuerySet(PaperSearchQuerySet):
     def with_authors(self) -> PaperQuerySet:
         """Authorships in order with their researchers, for lists that link matched authors. Only what
         an author link and the API's Last-Modified need: a page lists a hundred or more of them."""
-        from papers.models import Authorship
+        from papers.models import Authorship  # cycle: papers.models imports this module
 
         return self.prefetch_related(
             Prefetch(
@@ -131,8 +147,6 @@ class AuthorshipQuerySet(models.QuerySet):
 
     def by_members_of(self, institution: Institution) -> AuthorshipQuerySet:
         """Authorships of the researchers affiliated with the institution."""
-        from institutions.models import Affiliation
-
         members = Affiliation.objects.filter(institution=institution).values("researcher_id")
         return self.filter(researcher_id__in=members)
 
@@ -143,8 +157,6 @@ class AuthorshipQuerySet(models.QuerySet):
     def author_position_counts(self) -> dict[str, int]:
         """Papers per author position (first, middle, last, sole) among these authorships, counting only
         papers where every author was matched: elsewhere a position says little about who is who."""
-        from papers.models import Authorship
-
         author_count = Func(F("paper__authors"), function="cardinality", output_field=IntegerField())
         position_class = Case(
             When(author_count=1, then=Value("sole")),
@@ -156,7 +168,7 @@ class AuthorshipQuerySet(models.QuerySet):
         rows = (
             self.order_by()
             .annotate(author_count=author_count)
-            .filter(~Exists(Authorship.objects.filter(paper=OuterRef("paper"), researcher__isnull=True)))
+            .filter(~Exists(self.model.objects.filter(paper=OuterRef("paper"), researcher__isnull=True)))
             .annotate(position_class=position_class)
             .values("position_class")
             .annotate(paper_count=Count("paper", distinct=True))
@@ -168,11 +180,9 @@ class AuthorshipQuerySet(models.QuerySet):
     def coauthor_pairs(self, researcher: Researcher, among: list[int]) -> list[tuple[int, int, int]]:
         """Pairs of the researchers `among` who wrote papers with `researcher` together:
         (one id, the other id, shared papers), each pair once with the smaller id first."""
-        from papers.models import Authorship
-
         if len(among) < 2:
             return []
-        papers = Authorship.objects.filter(researcher=researcher).values("paper_id")
+        papers = self.model.objects.filter(researcher=researcher).values("paper_id")
         rows = (
             self.filter(in_array("paper_id", papers))
             .filter(

@@ -1,6 +1,6 @@
+from core.sitemaps import CanonicalSitemap
 from papers.models import Paper
 from papers.querysets import PaperQuerySet
-from wovepaper.sitemaps import CanonicalSitemap
 
 
 class PaperSitemap(CanonicalSitemap):

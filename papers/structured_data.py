@@ -1,9 +1,9 @@
 """schema.org JSON-LD for a paper page: a ScholarlyArticle whose matched authors point at their profiles."""
 
+from core.latex import readable_text
+from core.links import absolute_url
 from papers.models import Paper
 from researchers.structured_data import person_id
-from wovepaper.latex import readable_text
-from wovepaper.structured_data import absolute_url
 
 HEADLINE_MAX_CHARACTERS = 110  # what search engines show of a headline
 

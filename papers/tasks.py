@@ -1,9 +1,9 @@
 from celery import shared_task
 from django.conf import settings
 
+from core.queues import queue_length
 from papers.models import Paper
 from papers.services import papers_embed
-from wovepaper.queues import queue_length
 
 
 @shared_task(acks_late=True)

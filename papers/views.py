@@ -2,14 +2,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
-from harvest.services import paper_fetch_request
+from core.negotiation import markdown_alternative
+from core.responses import canonical_redirect
+from harvest.on_demand import paper_fetch_request
+from pages.views import not_found
 from papers.bibtex import bibtex_entry
 from papers.identifiers import parse_arxiv_id
 from papers.models import Paper
 from papers.structured_data import paper_jsonld
-from wovepaper.negotiation import markdown_alternative
-from wovepaper.responses import canonical_redirect
-from wovepaper.views import not_found
 
 LINKED_PAPERS_SHOWN = 10  # builds on / built on by
 SIMILAR_PAPERS_SHOWN = 6
@@ -21,7 +21,7 @@ def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -
     parsed = parse_arxiv_id(arxiv_id)
     if parsed is None:
         raise Http404("Not an arXiv identifier")
-    paper = Paper.objects.defer("search_vector").with_authors().filter(arxiv_id=parsed.id).first()
+    paper = Paper.objects.defer("search_vector").with_authors().by_arxiv_id(parsed).first()
     if paper is None:
         queued = paper_fetch_request(arxiv_id=parsed.id)
         return not_found(request, queued_arxiv_id=parsed.id if queued else None)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from researchers.models import Follow, Researcher, ResearcherRedirect
+from researchers.models import Researcher, ResearcherRedirect
 
 
 @admin.register(Researcher)
@@ -25,10 +25,3 @@ class ResearcherRedirectAdmin(admin.ModelAdmin):
     list_display = ["old_id", "researcher", "created_at"]
     search_fields = ["old_id"]
     raw_id_fields = ["researcher"]
-
-
-@admin.register(Follow)
-class FollowAdmin(admin.ModelAdmin):
-    list_display = ["user", "researcher", "created_at"]
-    search_fields = ["user__email", "researcher__display_name"]
-    raw_id_fields = ["user", "researcher"]

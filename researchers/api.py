@@ -4,20 +4,20 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanen
 from django.urls import reverse
 from ninja import Field, Query, Router, Schema
 
+from core.api import (
+    ERROR_RESPONSES,
+    WITHOUT_NUL,
+    PageOut,
+    Pagination,
+    detail_response,
+    page_of,
+)
+from core.links import absolute_url
 from institutions.models import Institution
 from institutions.schemas import InstitutionBriefOut
 from papers.api import PaperOut
 from papers.models import Paper
 from researchers.models import Researcher, ResearcherRedirect
-from wovepaper.apischema import (
-    ERROR_RESPONSES,
-    WITHOUT_NUL,
-    PageOut,
-    Pagination,
-    absolute,
-    detail_response,
-    page_of,
-)
 
 router = Router(tags=["researchers"])
 
@@ -39,11 +39,11 @@ class ResearcherOut(Schema):
 
     @staticmethod
     def resolve_url(researcher: Researcher) -> str:
-        return absolute(researcher.get_absolute_url())
+        return absolute_url(researcher.get_absolute_url())
 
     @staticmethod
     def resolve_api_url(researcher: Researcher) -> str:
-        return absolute(reverse("api:researcher", kwargs={"researcher_id": researcher.pk}))
+        return absolute_url(reverse("api:researcher", kwargs={"researcher_id": researcher.pk}))
 
 
 class FieldOut(Schema):
@@ -82,7 +82,7 @@ def researcher_or_redirect(researcher_id: int, url_name: str) -> Researcher | Ht
     if absorbed is None:
         raise Http404(f"No researcher {researcher_id}")
     return HttpResponsePermanentRedirect(
-        absolute(reverse(url_name, kwargs={"researcher_id": absorbed.researcher_id}))
+        absolute_url(reverse(url_name, kwargs={"researcher_id": absorbed.researcher_id}))
     )
 
 

@@ -3,10 +3,10 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanen
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from core.links import absolute_url
 from papers.feeds import FEED_LENGTH, PaperFeed
 from papers.models import Paper
 from researchers.models import Researcher, ResearcherRedirect
-from wovepaper.apischema import absolute
 
 
 class ResearcherFeed(PaperFeed):
@@ -18,7 +18,7 @@ class ResearcherFeed(PaperFeed):
         except Http404:
             absorbed = get_object_or_404(ResearcherRedirect, old_id=researcher_id)
             return HttpResponsePermanentRedirect(
-                reverse("feed-researcher", kwargs={"researcher_id": absorbed.researcher_id})
+                reverse("researchers:feed", kwargs={"researcher_id": absorbed.researcher_id})
             )
 
     def get_object(self, request: HttpRequest, researcher_id: int) -> Researcher:
@@ -31,10 +31,10 @@ class ResearcherFeed(PaperFeed):
         return f"The {FEED_LENGTH} latest papers by {researcher.display_name} on {settings.SITE_NAME}."
 
     def link(self, researcher: Researcher) -> str:
-        return absolute(researcher.get_absolute_url())
+        return absolute_url(researcher.get_absolute_url())
 
     def feed_url(self, researcher: Researcher) -> str:
-        return absolute(reverse("feed-researcher", kwargs={"researcher_id": researcher.pk}))
+        return absolute_url(reverse("researchers:feed", kwargs={"researcher_id": researcher.pk}))
 
     def items(self, researcher: Researcher) -> list[Paper]:
         return list(Paper.objects.by_researcher(researcher).newest_first()[:FEED_LENGTH])

@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import F
@@ -66,15 +65,3 @@ class ResearcherRedirect(models.Model):
 
     def __str__(self) -> str:
         return f"{self.old_id} → {self.researcher_id}"
-
-
-class Follow(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows")
-    researcher = models.ForeignKey(Researcher, on_delete=models.CASCADE, related_name="follows")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "researcher"], name="follow_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.user} follows {self.researcher}"

@@ -12,13 +12,17 @@ from django.db.models import (
     IntegerField,
     OuterRef,
     Subquery,
+    Sum,
     Value,
     Window,
 )
 from django.db.models.functions import Coalesce
 
+from accounts.models import Follow
+from core.expressions import in_array
+from institutions.models import Affiliation
+from papers.models import Authorship
 from researchers.names import normalise_name
-from wovepaper.expressions import in_array
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -26,15 +30,10 @@ if TYPE_CHECKING:
     from institutions.models import Institution
     from researchers.models import Researcher
 
-NAME_SIMILARITY_THRESHOLD = 0.3  # pg_trgm's own default for the % operator
-
-
 class ResearcherQuerySet(models.QuerySet):
     def with_paper_counts(self) -> ResearcherQuerySet:
         """Annotates `paper_count`: papers in this corpus. A correlated subquery, so a paginated list
         counts only the rows of its page instead of aggregating every researcher first."""
-        from papers.models import Authorship
-
         papers = (
             Authorship.objects.filter(researcher=OuterRef("pk"))
             .order_by()
@@ -48,8 +47,6 @@ class ResearcherQuerySet(models.QuerySet):
         """Annotates `follower_count` (accounts following each researcher) and `followed` (whether `viewer`
         does; never for a signed-out viewer). Correlated subqueries: no extra query, and a page of
         researchers counts only its own."""
-        from researchers.models import Follow
-
         followers = (
             Follow.objects.filter(researcher=OuterRef("pk"))
             .order_by()
@@ -63,14 +60,28 @@ class ResearcherQuerySet(models.QuerySet):
         mine = Follow.objects.filter(researcher=OuterRef("pk"), user=viewer)
         return counted.annotate(followed=Exists(mine))
 
+    def followed_by(self, user: AbstractBaseUser) -> ResearcherQuerySet:
+        """The researchers `user` follows, latest followed first."""
+        return self.filter(follows__user=user).order_by("-follows__created_at", "id")
+
+    def most_cited_in(self, categories: list[str]) -> ResearcherQuerySet:
+        """Researchers with papers in any of `categories`, most cited there first: the citations of their
+        papers in those fields added up (papers without a count add nothing), then how many such papers."""
+        return (
+            self.filter(authorships__paper__categories__overlap=categories)
+            .annotate(
+                citations_in_fields=Sum("authorships__paper__cited_by_count"),
+                papers_in_fields=Count("authorships__paper", distinct=True),
+            )
+            .order_by(F("citations_in_fields").desc(nulls_last=True), "-papers_in_fields", "id")
+        )
+
     def with_same_name_as(self, researcher: Researcher) -> ResearcherQuerySet:
         return self.filter(normalised_name=researcher.normalised_name).exclude(pk=researcher.pk)
 
     def coauthors_of(self, researcher: Researcher) -> ResearcherQuerySet:
         """The researchers who share papers here with `researcher`, most shared first. Annotates
         `shared_papers` and `coauthor_total` (how many co-authors there are in all, so a slice knows)."""
-        from papers.models import Authorship
-
         papers = Authorship.objects.filter(researcher=researcher).values("paper_id")
         return (
             self.filter(in_array("authorships__paper_id", papers))
@@ -86,8 +97,6 @@ class ResearcherQuerySet(models.QuerySet):
         """Researchers affiliated with the institution. A semi-join (`IN`), like Paper.objects.by_institution:
         PostgreSQL's statistics on affiliations per institution let it walk the most-cited index for a
         large institution and fetch the members by primary key for a small one."""
-        from institutions.models import Affiliation
-
         return self.filter(pk__in=Affiliation.objects.filter(institution=institution).values("researcher_id"))
 
     def most_cited_first(self) -> ResearcherQuerySet:
@@ -120,8 +129,6 @@ class ResearcherQuerySet(models.QuerySet):
         """Annotates `paper_count` (papers in this corpus) and `last_institution_id`/`_name` (their last
         known affiliation). Correlated subqueries rather than a join and GROUP BY: PostgreSQL works them out
         only for the rows that survive ORDER BY and LIMIT, however many researchers match a name."""
-        from institutions.models import Affiliation
-
         last = Affiliation.objects.filter(researcher=OuterRef("pk"), last_known=True).order_by("-id")
         return self.with_paper_counts().annotate(
             last_institution_id=Subquery(last.values("institution_id")[:1]),

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from institutions.models import Affiliation
 from papers.models import Authorship
-from researchers.models import Follow, Researcher, ResearcherRedirect
+from researchers.models import Researcher, ResearcherRedirect
 from researchers.names import normalise_name
 
 
@@ -131,8 +131,8 @@ def researcher_absorb(*, survivor: Researcher, absorbed: Researcher) -> Research
     Affiliation.objects.filter(researcher=absorbed, institution_id__in=survivor_institutions).delete()
     Affiliation.objects.filter(researcher=absorbed).update(researcher=survivor)
     survivor_followers = set(survivor.follows.values_list("user_id", flat=True))
-    Follow.objects.filter(researcher=absorbed, user_id__in=survivor_followers).delete()
-    Follow.objects.filter(researcher=absorbed).update(researcher=survivor)
+    absorbed.follows.filter(user_id__in=survivor_followers).delete()
+    absorbed.follows.update(researcher=survivor)
     ResearcherRedirect.objects.filter(researcher=absorbed).update(researcher=survivor)
     ResearcherRedirect.objects.create(old_id=absorbed.pk, researcher=survivor)
 

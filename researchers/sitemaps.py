@@ -1,6 +1,6 @@
+from core.sitemaps import CanonicalSitemap
 from researchers.models import Researcher
 from researchers.querysets import ResearcherQuerySet
-from wovepaper.sitemaps import CanonicalSitemap
 
 
 class ResearcherSitemap(CanonicalSitemap):

@@ -4,10 +4,11 @@ from collections.abc import Iterable
 
 from django.urls import reverse
 
+from core.links import absolute_url
+from core.structured_data import breadcrumbs
 from institutions.models import Institution
-from researchers.identity import external_profiles
 from researchers.models import Researcher
-from wovepaper.structured_data import absolute_url, breadcrumbs
+from researchers.profiles import external_profiles
 
 
 def person_id(researcher: Researcher) -> str:

@@ -5,16 +5,16 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from core.negotiation import markdown_alternative
+from core.pagination import paginate
+from core.responses import canonical_redirect, wants_fragment
 from papers.listing import PaperListing
 from papers.models import Paper
 from researchers.coauthor_graph import coauthor_graph
 from researchers.figures import profile_figures
-from researchers.identity import external_profiles
 from researchers.models import Researcher, ResearcherRedirect
+from researchers.profiles import external_profiles
 from researchers.structured_data import researcher_description, researcher_jsonld
-from wovepaper.negotiation import markdown_alternative
-from wovepaper.pagination import paginate
-from wovepaper.responses import canonical_redirect, wants_fragment
 
 PAPERS_PER_PAGE = 24
 RESEARCHERS_PER_PAGE = 50

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from wovepaper.localservices import free_port, port_is_open
+from devserver.localservices import free_port, port_is_open
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

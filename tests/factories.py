@@ -8,12 +8,11 @@ import itertools
 
 from django.contrib.auth.models import User
 
-from harvest.services import paper_slug
+from accounts.models import AccountSettings, Follow, SavedSearch
 from institutions.models import Affiliation, Institution
-from papers.models import Authorship, Citation, Paper
-from researchers.models import Follow, Researcher
+from papers.models import Authorship, Citation, Paper, paper_slug
+from researchers.models import Researcher
 from researchers.names import normalise_name
-from wovepaper.accounts.models import AccountSettings, SavedSearch
 
 _numbers = itertools.count(1)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from wovepaper.localservices import EmbeddedPostgres, EmbeddedRedis, free_port
+from devserver.localservices import EmbeddedPostgres, EmbeddedRedis, free_port
 
 _session_dir = Path(tempfile.mkdtemp(prefix="wovepaper-tests-"))
 _postgres: EmbeddedPostgres | None = None

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from wovepaper.localservices import free_port, port_is_open
+from devserver.localservices import free_port, port_is_open
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -19,7 +19,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 class Run:
     def __init__(self, env: dict[str, str]) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "wovepaper.devstack"],
+            [sys.executable, "-m", "devserver"],
             cwd=BASE_DIR,
             env=env,
             stdout=subprocess.PIPE,

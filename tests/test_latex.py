@@ -2,7 +2,7 @@
 
 import pytest
 
-from wovepaper.latex import readable_html, readable_text
+from core.latex import readable_html, readable_text
 
 
 @pytest.mark.parametrize(

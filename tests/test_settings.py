@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from wovepaper.env import env_bool, env_email, env_int, env_list, env_url
+from core.env import env_bool, env_email, env_int, env_list, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PRODUCTION = {

@@ -21,7 +21,7 @@ def test_page_query_keeps_the_other_parameters_and_leaves_page_one_out():
         == "?category=cs.LG&amp;page=4"
     )
     assert render(source, kept_params="q=zhao", number=1) == "?q=zhao"
-    assert render(source, query_prefix="q=zhao", number=2) == "?q=zhao&amp;page=2"  # the older name
+    assert render(source, kept_params="q=zhao", number=2) == "?q=zhao&amp;page=2"
     assert render("{% page_query 'researchers_page' 2 %}") == "?researchers_page=2"
 
 

@@ -14,11 +14,13 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 
+from core.api import JSON_CONTENT_TYPE, error_response, too_many_requests_error
+from core.ratelimits import wait_seconds
+from core.rates import Rate
 from institutions.api import router as institutions_router
 from papers.api import router as papers_router
 from papers.search.api import router as search_router
 from researchers.api import router as researchers_router
-from wovepaper.apischema import JSON_CONTENT_TYPE, error_response, over_rate_limit, rate_in_words
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +47,7 @@ class OwnSwagger(Swagger):
 api = NinjaAPI(
     title="wovepaper API",
     version="1",
-    description=DESCRIPTION.replace("RATE", rate_in_words(settings.API_RATE_LIMIT)),
+    description=DESCRIPTION.replace("RATE", Rate.parse(settings.API_RATE_LIMIT).in_words()),
     urls_namespace="api",
     openapi_url=None,  # served from the site's root, where llms.txt and crawlers look for it
     docs_url=None,
@@ -64,15 +66,11 @@ def rate_limited(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     @wraps(run)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        limited = over_rate_limit(
-            request,
-            group="api",
-            rate=settings.API_RATE_LIMIT,
-            message=(
-                f"Too many requests: at most {settings.API_RATE_LIMIT} per client address. Try again later."
-            ),
-        )
-        return limited if limited is not None else run(request, *args, **kwargs)
+        wait = wait_seconds(request, group="api", rate=settings.API_RATE_LIMIT)
+        if wait:
+            limit = Rate.parse(settings.API_RATE_LIMIT).in_words()
+            return too_many_requests_error(f"Too many requests: at most {limit} per client address.", wait)
+        return run(request, *args, **kwargs)
 
     return wrapped
 

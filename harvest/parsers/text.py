@@ -1,11 +1,10 @@
 """Cleaning shared by every parser: arXiv text is hard-wrapped, some records carry mojibake, and
 categories mix in MSC/ACM codes."""
 
-import re
 
 import ftfy
 
-_ARXIV_CATEGORY = re.compile(r"^[a-z][a-z\-]*(?:\.[A-Za-z][A-Za-z\-]*)?$")
+from papers.categories import is_arxiv_category
 
 
 def squash(text: str | None) -> str:
@@ -20,6 +19,6 @@ def arxiv_categories(values: list[str] | tuple[str, ...] | str) -> tuple[str, ..
     seen: dict[str, None] = {}
     for item in items:
         item = item.strip()
-        if _ARXIV_CATEGORY.match(item):
+        if is_arxiv_category(item):
             seen.setdefault(item, None)
     return tuple(seen)

@@ -8,23 +8,25 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from ninja import Field, Query, Router, Schema
 
-from institutions.schemas import InstitutionBriefOut
-from papers.api import CATEGORY_PATTERN, FIRST_ARXIV_YEAR, AuthorOut, PaperBriefOut
-from papers.identifiers import parse_arxiv_id
-from papers.models import Paper
-from papers.search import engine
-from papers.search.params import MAX_CATEGORIES
-from papers.search.query import Filters, Mode, Sort, parse
-from researchers.api import ResearcherOut
-from wovepaper.apischema import (
+from core.api import (
     ERROR_RESPONSES,
     MAX_PAGE,
     WITHOUT_NUL,
-    absolute,
-    over_rate_limit,
+    error_response,
     page_link,
-    rate_in_words,
+    too_many_requests_error,
 )
+from core.links import absolute_url
+from core.ratelimits import wait_seconds
+from core.rates import Rate
+from institutions.schemas import InstitutionBriefOut
+from papers.api import AuthorOut, PaperBriefOut
+from papers.categories import ARXIV_CATEGORY, CATEGORY_MAX_LENGTH
+from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR
+from papers.models import Paper
+from papers.search import engine
+from papers.search.params import MAX_CATEGORIES, SEARCH_RATE_GROUP, InvalidSearch, read_params
+from researchers.api import ResearcherOut
 
 router = Router(tags=["search"])
 
@@ -34,6 +36,9 @@ MAX_QUERY_PARAMETER = 2000
 
 
 class SearchFilters(Schema):
+    """The site's own search parameters (/search?q=…&cat=…&from=…), documented; papers.search.params reads
+    them, for both."""
+
     q: str = Field(
         "",
         max_length=MAX_QUERY_PARAMETER,
@@ -47,14 +52,18 @@ class SearchFilters(Schema):
         "hybrid", description="keyword (full-text), semantic (by meaning), or hybrid (both, fused)."
     )
     sort: Literal["relevance", "newest", "cited"] = Field("relevance")
-    category: list[Annotated[str, Field(max_length=32, pattern=CATEGORY_PATTERN)]] = Field(
+    cat: list[Annotated[str, Field(max_length=CATEGORY_MAX_LENGTH, pattern=ARXIV_CATEGORY.pattern)]] = Field(
         default_factory=list,
         max_length=MAX_CATEGORIES,
         description="arXiv categories, e.g. cs.LG (primary or cross-listed); repeat for several.",
     )
-    year_from: int | None = Field(None, ge=FIRST_ARXIV_YEAR, le=2100, description="First posted in or after.")
-    year_to: int | None = Field(None, ge=FIRST_ARXIV_YEAR, le=2100, description="First posted in or before.")
-    has_citations: bool = Field(False, description="true: only papers cited at least once.")
+    year_from: int | None = Field(
+        None, alias="from", ge=FIRST_ARXIV_YEAR, le=LAST_YEAR, description="First posted in or after."
+    )
+    year_to: int | None = Field(
+        None, alias="to", ge=FIRST_ARXIV_YEAR, le=LAST_YEAR, description="First posted in or before."
+    )
+    cited: bool = Field(False, description="true (or 1): only papers cited at least once.")
     page: int = Field(
         1, ge=1, le=MAX_PAGE, description=f"1-based; results end at {settings.SEARCH_MAX_RESULTS}."
     )
@@ -85,7 +94,7 @@ class SearchHitOut(Schema):
             {
                 "name": author.name,
                 "researcher_id": author.researcher_id,
-                "researcher_url": absolute(author.url) if author.researcher_id else None,
+                "researcher_url": absolute_url(author.url) if author.researcher_id else None,
             }
             for author in hit.authors
         ]
@@ -142,30 +151,24 @@ class SearchOut(Schema):
     summary="Search papers",
     description=(
         "Papers by keyword, by meaning, or both (hybrid, the default), with the site's query language and "
-        f"filters. Searches are also limited to {rate_in_words(settings.SEARCH_RATE_LIMIT)} per client "
+        f"filters. Searches are also limited to {Rate.parse(settings.SEARCH_RATE_LIMIT).in_words('searches')}"
+        " per client "
         "address, as on the site; past that the answer is 429 with Retry-After."
     ),
 )
 def search(request: HttpRequest, filters: Query[SearchFilters]) -> HttpResponse | dict[str, object]:
-    limit = rate_in_words(settings.SEARCH_RATE_LIMIT).replace("requests", "searches")
-    limited = over_rate_limit(
-        request,
-        group="api-search",
-        rate=settings.SEARCH_RATE_LIMIT,
-        message=f"Too many searches: at most {limit} per client address.",
-    )
-    if limited is not None:
-        return limited
-    chosen = Filters(
-        categories=tuple(dict.fromkeys(filters.category)),
-        year_from=filters.year_from,
-        year_to=filters.year_to,
-        cited_only=filters.has_citations,
-    )
-    query = parse(filters.q, mode=Mode(filters.mode), sort=Sort(filters.sort), filters=chosen)
-    results = engine.run(query, page=filters.page, per_page=filters.per_page)
-    arxiv_id = parse_arxiv_id(filters.q) if filters.q.strip() else None
-    named = arxiv_id is not None and Paper.objects.filter(arxiv_id=arxiv_id.id).exists()
+    wait = wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT)
+    if wait:
+        limit = Rate.parse(settings.SEARCH_RATE_LIMIT).in_words("searches")
+        return too_many_requests_error(f"Too many searches: at most {limit} per client address.", wait)
+    try:
+        params = read_params(request.GET)
+    except InvalidSearch as error:
+        return error_response(400, str(error))
+    query = params.parsed()
+    results = engine.run(query, page=params.page, per_page=filters.per_page)
+    arxiv_id = params.arxiv_id
+    named = arxiv_id is not None and Paper.objects.by_arxiv_id(arxiv_id).exists()
     return {
         "query": query.text,
         "understood": query.describe(),
@@ -179,7 +182,7 @@ def search(request: HttpRequest, filters: Query[SearchFilters]) -> HttpResponse 
         "pages": results.num_pages,
         "next": page_link(request, results.page + 1) if results.has_next else None,
         "previous": page_link(request, results.page - 1) if results.has_previous else None,
-        "paper": absolute(reverse("api:paper", kwargs={"arxiv_id": arxiv_id.id})) if named else None,
+        "paper": absolute_url(reverse("api:paper", kwargs={"arxiv_id": arxiv_id.id})) if named else None,
         "researchers": results.researchers,
         "institutions": results.institutions,
         "results": results.hits,

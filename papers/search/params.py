@@ -1,19 +1,23 @@
-"""The parameters of /search, read strictly: a value that is not one of ours is an error with a message
-(the page answers 400), never a guess. The query text itself is never an error (see query.py)."""
+"""The parameters of a search, read strictly and in one place for /search, /api/search and saved searches:
+`q`, `mode`, `sort`, `cat` (repeatable), `from`, `to`, `cited` and `page`. A value that is not one of ours
+is an error with a message (a 400), never a guess. The query text itself is never an error (see query.py).
+"""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.http import QueryDict
 
-from papers.search.query import CATEGORY_PATTERN, Filters, Mode, ParsedQuery, Sort, parse
+from papers.categories import is_arxiv_category
+from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR, ArxivId, parse_arxiv_id
+from papers.search.query import Filters, Mode, ParsedQuery, Sort, parse
 
 MAX_CATEGORIES = 20
-_YEAR = re.compile(r"^\d{4}$")
-_TRUE = ("1", "true", "on", "yes")
-_FALSE = ("", "0", "false", "off", "no")
+SEARCH_RATE_GROUP = "search"  # one budget of SEARCH_RATE_LIMIT per address, on /search and /api/search
+MAX_PAGE_DIGITS = 5  # pages past the results' end give the last page anyway
+TRUE_VALUES = ("1", "true", "on", "yes")
+FALSE_VALUES = ("", "0", "false", "off", "no")
 
 
 class InvalidSearch(ValueError):
@@ -22,14 +26,19 @@ class InvalidSearch(ValueError):
 
 @dataclass(frozen=True)
 class SearchParams:
-    q: str
-    mode: Mode
-    sort: Sort
-    filters: Filters
-    page: int
+    q: str = ""
+    mode: Mode = Mode.HYBRID
+    sort: Sort = Sort.RELEVANCE
+    filters: Filters = field(default_factory=Filters)
+    page: int = 1
 
     def parsed(self) -> ParsedQuery:
         return parse(self.q, mode=self.mode, sort=self.sort, filters=self.filters)
+
+    @property
+    def arxiv_id(self) -> ArxivId | None:
+        """The arXiv id the query is, when it is one (an id or an arXiv URL): it goes to that paper."""
+        return parse_arxiv_id(self.q) if self.q.strip() else None
 
 
 def _choice(data: QueryDict, name: str, choices: type[Mode] | type[Sort]) -> Mode | Sort:
@@ -47,8 +56,10 @@ def _year(data: QueryDict, name: str) -> int | None:
     value = data.get(name, "").strip()
     if not value:
         return None
-    if not _YEAR.match(value):
-        raise InvalidSearch(f"{name} must be a year such as 2020; got {value[:40]!r}")
+    if not (value.isascii() and value.isdigit() and FIRST_ARXIV_YEAR <= int(value) <= LAST_YEAR):
+        raise InvalidSearch(
+            f"{name} must be a year from {FIRST_ARXIV_YEAR} to {LAST_YEAR}, such as 2020; got {value[:40]!r}"
+        )
     return int(value)
 
 
@@ -57,7 +68,7 @@ def _categories(data: QueryDict) -> tuple[str, ...]:
     if len(values) > MAX_CATEGORIES:
         raise InvalidSearch(f"at most {MAX_CATEGORIES} categories can be chosen at once")
     for value in values:
-        if not CATEGORY_PATTERN.match(value):
+        if not is_arxiv_category(value):
             raise InvalidSearch(f"{value[:40]!r} is not an arXiv category (such as cs.LG or hep-th)")
     return tuple(dict.fromkeys(values))
 
@@ -65,23 +76,27 @@ def _categories(data: QueryDict) -> tuple[str, ...]:
 def _page(data: QueryDict) -> int:
     """A page "number" that is not one gives the first page (as everywhere on the site)."""
     value = data.get("page", "").strip()
-    return int(value) if value.isdigit() and 0 < len(value) < 6 else 1
+    if value.isascii() and value.isdigit() and len(value) <= MAX_PAGE_DIGITS:
+        return max(int(value), 1)
+    return 1
 
 
 def read_params(data: QueryDict) -> SearchParams:
     """The search a request asks for; raises InvalidSearch for a filter, mode or sort we cannot use."""
     cited = data.get("cited", "").strip().lower()
-    if cited not in _TRUE + _FALSE:
+    if cited not in TRUE_VALUES + FALSE_VALUES:
         raise InvalidSearch(f"cited must be 1 (only papers with citations) or left out; got {cited[:40]!r}")
+    # from after to is no error: the parsed query finds nothing and notes that the years do not overlap
     year_from, year_to = _year(data, "from"), _year(data, "to")
-    if year_from is not None and year_to is not None and year_from > year_to:
-        raise InvalidSearch(f"from ({year_from}) must not be after to ({year_to})")
     return SearchParams(
         q=data.get("q", ""),
         mode=_choice(data, "mode", Mode),
         sort=_choice(data, "sort", Sort),
         filters=Filters(
-            categories=_categories(data), year_from=year_from, year_to=year_to, cited_only=cited in _TRUE
+            categories=_categories(data),
+            year_from=year_from,
+            year_to=year_to,
+            cited_only=cited in TRUE_VALUES,
         ),
         page=_page(data),
     )

@@ -18,7 +18,8 @@ from functools import cached_property
 
 from django.conf import settings
 
-CATEGORY_PATTERN = re.compile(r"^[a-z][a-z\-]{0,15}(?:\.[A-Za-z][A-Za-z\-]{0,15})?$")
+from papers.categories import is_arxiv_category
+
 YEAR_PATTERN = re.compile(r"^(?P<start>\d{4})?(?P<range>\.\.|-|–)?(?P<end>\d{4})?$")
 MAX_TERMS = 32  # a query of more terms is cut there: no one types more, and each is an index lookup
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "″": '"'})
@@ -258,7 +259,7 @@ class _Reader:
         if name is None or not bare:
             return self._text_term(body)  # not one of ours (e.g. "Q:" or a URL): plain text
         if name == "cat":
-            if CATEGORY_PATTERN.match(bare):
+            if is_arxiv_category(bare):
                 (self.excluded_categories if negated else self.categories).append(bare)
                 return FILTER
             self.notes.append(f"cat:{bare} is not an arXiv category (such as cs.LG); searched as words")

@@ -6,6 +6,7 @@ import functools
 import hashlib
 
 import numpy as np
+import torch
 from django.conf import settings
 from django.core.cache import cache
 
@@ -30,8 +31,6 @@ def _one_thread_per_query() -> None:
     """One short text gains nothing from a second torch thread, and on busy cores torch's threads wait
     for each other: a query took 100-900 ms with two threads against 11-16 ms with one on a loaded
     2-core machine. Set once per process: processes that search are not the ones that embed papers."""
-    import torch
-
     torch.set_num_threads(1)
 
 

@@ -4,37 +4,33 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
-from django_ratelimit.decorators import ratelimit
 
-from papers.identifiers import parse_arxiv_id
+from core.ratelimits import too_many_requests, wait_seconds
 from papers.models import Paper
 from papers.search import engine
 from papers.search.links import SearchLinks, changed
-from papers.search.params import InvalidSearch, SearchParams, read_params
-from papers.search.query import MAX_TERMS, Filters, Mode, Sort
+from papers.search.params import SEARCH_RATE_GROUP, InvalidSearch, SearchParams, read_params
+from papers.search.query import MAX_TERMS
 
 RESULTS_REGION = "search-results"  # the id htmx swaps; the fragment is its content
 CATEGORY_CHOICES_SHOWN = 12
 
 
-def search_rate(group: str, request: HttpRequest) -> str:
-    return settings.SEARCH_RATE_LIMIT
-
-
 @require_GET
 @vary_on_headers("HX-Request")
-@ratelimit(key="ip", rate=search_rate, block=True)
 def search(request: HttpRequest) -> HttpResponse:
+    if wait := wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT):
+        return too_many_requests(request, wait)
     fragment = bool(request.htmx) and not request.htmx.history_restore_request
     template = "papers/search.html#results" if fragment else "papers/search.html"
     try:
         params = read_params(request.GET)
     except InvalidSearch as error:
-        fallback = SearchParams(request.GET.get("q", ""), Mode.HYBRID, Sort.RELEVANCE, Filters(), 1)
+        fallback = SearchParams(q=request.GET.get("q", ""))
         context = _context(request, fallback, results=None) | {"error": str(error)}
         return render(request, template, context, status=400)
-    arxiv_id = parse_arxiv_id(params.q) if params.q.strip() else None
-    paper = Paper.objects.filter(arxiv_id=arxiv_id.id).first() if arxiv_id else None
+    arxiv_id = params.arxiv_id
+    paper = Paper.objects.by_arxiv_id(arxiv_id).first() if arxiv_id else None
     if paper is not None and not request.htmx:
         return redirect(paper)
     results = engine.run(params.parsed(), page=params.page)

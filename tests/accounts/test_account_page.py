@@ -5,10 +5,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from researchers.models import Follow
+from accounts.models import AccountSettings, DigestFrequency, Follow, SavedSearch
 from tests.factories import ACCOUNT_PASSWORD, make_account, make_follow, make_researcher, make_saved_search
 from tests.html import text_of, texts, tree
-from wovepaper.accounts.models import AccountSettings, DigestFrequency, SavedSearch
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.db import connections
 from playwright.sync_api import expect
 
+from accounts.tokens import confirmation_path
 from papers.models import Paper
 from researchers.models import Researcher
-from wovepaper.accounts.tokens import confirmation_path
 
 PASSWORD = "selvedge-twill-4417"  # noqa: S105 (a test account's)
 

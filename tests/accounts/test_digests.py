@@ -13,14 +13,14 @@ from django.test import Client
 from django.urls import resolve
 from django.utils import timezone
 
+from accounts.digests import digest_send, due_digest_account_ids
+from accounts.models import AccountSettings, DigestFrequency, SavedSearch
+from accounts.tasks import send_digest, send_due_digests
+from accounts.tokens import unsubscribe_path, unsubscribe_user_id
 from papers.models import Paper
 from researchers.models import Researcher
 from tests.factories import make_account, make_follow, make_paper, make_researcher, make_saved_search
 from tests.html import texts
-from wovepaper.accounts.digests import digest_send, due_digest_account_ids
-from wovepaper.accounts.models import AccountSettings, DigestFrequency, SavedSearch
-from wovepaper.accounts.tasks import send_digest, send_due_digests
-from wovepaper.accounts.tokens import unsubscribe_path, unsubscribe_user_id
 from wovepaper.celery import app
 
 NOW = timezone.now()
@@ -202,7 +202,7 @@ def test_the_link_of_a_deleted_account_says_so(client):
 
 def test_celery_beat_runs_the_digest_task_every_morning():
     entry = settings.CELERY_BEAT_SCHEDULE["account-digests"]
-    assert entry["task"] == send_due_digests.name == "wovepaper.accounts.tasks.send_due_digests"
+    assert entry["task"] == send_due_digests.name == "accounts.tasks.send_due_digests"
     app.loader.import_default_modules()
     assert entry["task"] in app.tasks
     assert (entry["schedule"].hour, entry["schedule"].minute) == ({6}, {15})

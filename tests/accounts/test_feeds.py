@@ -6,8 +6,8 @@ import datetime
 import feedparser
 import pytest
 
+from accounts.models import AccountSettings
 from tests.factories import make_account, make_follow, make_paper, make_researcher, make_saved_search
-from wovepaper.accounts.models import AccountSettings
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ import time
 import pytest
 from django.test import Client
 
-from researchers.models import Follow
+from accounts.models import Follow
+from accounts.tokens import FOLLOW_INTENT_KEY, FOLLOW_INTENT_MAX_AGE
 from tests.factories import ACCOUNT_PASSWORD, make_account, make_follow, make_paper, make_researcher
 from tests.html import text_of, tree
-from wovepaper.accounts.tokens import FOLLOW_INTENT_KEY, FOLLOW_INTENT_MAX_AGE
 
 pytestmark = pytest.mark.django_db
 

@@ -2,11 +2,10 @@
 
 import pytest
 
-from researchers.models import Follow
+from accounts.models import AccountSettings, Follow
+from accounts.views.account import field_choices
 from tests.factories import make_account, make_follow, make_paper, make_researcher
 from tests.html import text_of, texts, tree
-from wovepaper.accounts.models import AccountSettings
-from wovepaper.accounts.views.account import field_choices
 
 pytestmark = pytest.mark.django_db
 

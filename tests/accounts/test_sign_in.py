@@ -3,9 +3,9 @@
 import pytest
 from django.test import Client
 
+from accounts.forms import SIGN_IN_FAILED
 from tests.factories import ACCOUNT_PASSWORD, make_account
 from tests.html import text_of, texts, tree
-from wovepaper.accounts.forms import SIGN_IN_FAILED
 
 pytestmark = pytest.mark.django_db
 

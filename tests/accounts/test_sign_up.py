@@ -6,11 +6,11 @@ from django.core import mail
 from django.test import Client
 from django.urls import resolve
 
+from accounts.models import AccountSettings
+from accounts.tokens import confirmation_path, sign_up_tokens
 from tests.accounts.conftest import link_in
 from tests.factories import ACCOUNT_PASSWORD, make_account
 from tests.html import text_of, texts, tree
-from wovepaper.accounts.models import AccountSettings
-from wovepaper.accounts.tokens import confirmation_path, sign_up_tokens
 
 pytestmark = pytest.mark.django_db
 

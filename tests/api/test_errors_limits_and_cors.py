@@ -6,9 +6,9 @@ import pytest
 from django.http import HttpResponseServerError
 from django.test import RequestFactory
 
+from core.api import ErrorOut
 from tests.test_settings import PRODUCTION, manage
 from wovepaper.api import api, json_error_bodies
-from wovepaper.apischema import ErrorOut
 
 pytestmark = pytest.mark.django_db
 
@@ -60,13 +60,13 @@ def test_it_limits_each_client_address_and_answers_429_with_retry_after(client, 
         assert client.get("/api/papers?per_page=1").status_code == 200
     limited = client.get("/api/researchers?name=grace")
     body = assert_error_object(limited, 429, "rate_limited")
-    assert limited["Retry-After"] == "60"
-    assert "3/m" in body["message"]
+    assert 1 <= int(limited["Retry-After"]) <= 60  # until the minute's count starts over
+    assert "at most 3 requests a minute" in body["message"]
     assert client.get("/api/papers", REMOTE_ADDR="192.0.2.7").status_code == 200  # another address
     assert client.get("/about").status_code == 200  # pages have their own limits
     settings.API_RATE_LIMIT = "1/h"
     assert client.get("/api/papers", REMOTE_ADDR="192.0.2.8").status_code == 200
-    assert client.get("/api/papers", REMOTE_ADDR="192.0.2.8")["Retry-After"] == "3600"
+    assert 60 < int(client.get("/api/papers", REMOTE_ADDR="192.0.2.8")["Retry-After"]) <= 3600
 
 
 def test_it_lets_any_origin_read_with_get(client):
@@ -126,4 +126,5 @@ def test_hostile_parameters_get_a_clear_4xx_not_a_500(client, url, status):
 def test_a_rate_limit_setting_it_cannot_read_stops_start_up_naming_it():
     result = manage("check", API_RATE_LIMIT="lots", **PRODUCTION)
     assert result.returncode != 0
-    assert "API_RATE_LIMIT must look like 600/m (per s, m, h or d), got 'lots'" in result.stderr
+    assert "API_RATE_LIMIT must look like 600/m, 100/5m or 10/h" in result.stderr
+    assert "got 'lots'" in result.stderr

@@ -69,14 +69,14 @@ def test_filters_sorts_and_pages_narrow_and_order_the_results(get_valid):
     def ids(**params: object) -> list[str]:
         return [hit["paper"]["arxiv_id"] for hit in search(get_valid, q=WORD, **params)["results"]]
 
-    assert ids(mode="keyword", category="cs.DL", sort="newest") == [
+    assert ids(mode="keyword", cat="cs.DL", sort="newest") == [
         new.arxiv_id,
         cited.arxiv_id,
         old.arxiv_id,
     ]
-    assert ids(mode="keyword", category="cs.DL", sort="cited") == [cited.arxiv_id, new.arxiv_id, old.arxiv_id]
-    assert ids(mode="keyword", category="cs.DL", year_from=2020, year_to=2023) == [cited.arxiv_id]
-    assert ids(mode="keyword", has_citations="true", sort="newest") == [new.arxiv_id, cited.arxiv_id]
+    assert ids(mode="keyword", cat="cs.DL", sort="cited") == [cited.arxiv_id, new.arxiv_id, old.arxiv_id]
+    assert ids(mode="keyword", cat="cs.DL", **{"from": 2020, "to": 2023}) == [cited.arxiv_id]
+    assert ids(mode="keyword", cited="true", sort="newest") == [new.arxiv_id, cited.arxiv_id]
     first = search(get_valid, q=f"{WORD} cat:cs.DL", mode="keyword", sort="newest", per_page=2)
     assert first["count"] is None and first["pages"] is None  # a list in date order is not counted
     assert first["next"] == (
@@ -123,8 +123,8 @@ def test_a_semantic_search_finds_a_paper_by_meaning_with_its_similarity(get_vali
     ("query", "message"),
     [
         ("mode=fuzzy", "query.mode"),
-        ("category=not%20a%20category", "query.filters.category.0"),
-        ("year_from=1200", "query.year_from"),
+        ("cat=not%20a%20category", "query.filters.cat.0"),
+        ("from=1200", "query.from"),
         ("per_page=500", "query.per_page"),
         ("q=a%00b", "query.q"),
     ],
@@ -138,7 +138,7 @@ def test_invalid_parameters_answer_400_naming_the_parameter(get_valid, query, me
 
 def test_years_that_do_not_overlap_find_nothing_and_say_why(get_valid):
     make_paper(title=f"Any {WORD}", published=datetime.date(2021, 5, 1))
-    body = search(get_valid, q=WORD, year_from=2023, year_to=2020)
+    body = search(get_valid, q=WORD, **{"from": 2023, "to": 2020})
     assert body["results"] == []
     assert "The years asked for do not overlap (2023 is after 2020)." in body["notes"]
 
@@ -154,7 +154,7 @@ def test_searches_have_their_own_limit_per_client_address(client, settings):
     address = {"REMOTE_ADDR": "192.0.2.44"}
     assert [client.get(SEARCH, {"q": WORD}, **address).status_code for _ in range(2)] == [200, 200]
     limited = client.get(SEARCH, {"q": WORD}, **address)
-    assert (limited.status_code, limited["Retry-After"]) == (429, "60")
+    assert limited.status_code == 429 and 1 <= int(limited["Retry-After"]) <= 60
     assert limited.json()["error"] == "rate_limited"
     assert "at most 2 searches a minute" in limited.json()["message"]
     assert client.get("/api/papers", **address).status_code == 200  # the other endpoints are not searches

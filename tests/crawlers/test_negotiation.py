@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.test import RequestFactory
 
-from wovepaper.negotiation import markdown_alternative, markdown_template_name, prefers_markdown
+from core.negotiation import markdown_alternative, markdown_template_name, prefers_markdown
 
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
 

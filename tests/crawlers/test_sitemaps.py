@@ -4,11 +4,11 @@ addresses only, with lastmod from the records."""
 import pytest
 from lxml import etree
 
+from core.sitemaps import CanonicalSitemap
 from institutions.models import Institution
 from papers.models import Paper
 from researchers.models import ResearcherRedirect
 from tests.factories import make_paper, make_researcher
-from wovepaper.sitemaps import CanonicalSitemap
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harvest.harvesters.arxiv import arxiv_ids_fetch
 from harvest.models import HarvestRun
+from harvest.sweeps.arxiv import arxiv_ids_fetch
 from papers.models import Paper
 from tests.harvest.replay import fixture, xml
 

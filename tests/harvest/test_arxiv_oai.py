@@ -6,8 +6,8 @@ import datetime
 
 import pytest
 
-from harvest.harvesters.arxiv import arxiv_daily_from, arxiv_oai_harvest
 from harvest.models import HarvestRun
+from harvest.sweeps.arxiv import arxiv_daily_from, arxiv_oai_harvest
 from papers.models import Authorship, Paper
 from tests.harvest.replay import Reply, fixture, with_resumption_token, xml
 

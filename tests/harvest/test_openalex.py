@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from harvest.harvesters.enrichment import openalex_enrich
 from harvest.models import HarvestRun, UpstreamCheck
+from harvest.sweeps.enrichment import openalex_enrich
 from institutions.models import Affiliation, Institution
 from papers.models import Authorship, Citation, Paper
 from researchers.models import Researcher

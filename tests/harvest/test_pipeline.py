@@ -9,7 +9,7 @@ import time
 from django.db import connection, transaction
 from pgvector.django import CosineDistance
 
-from harvest.services import paper_fetch_request
+from harvest.on_demand import paper_fetch_request
 from papers.models import Authorship, Paper
 from tests.harvest.committed import forget_papers
 from tests.harvest.replay import fixture, xml

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from harvest.harvesters.enrichment import s2_enrich
 from harvest.models import UpstreamCheck
+from harvest.sweeps.enrichment import s2_enrich
 from papers.models import Authorship, Paper
 from researchers.models import Researcher
 from tests.factories import make_researcher

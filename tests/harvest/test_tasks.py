@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings as django_settings
 
+from devserver.localservices import free_port
 from harvest.models import HarvestRun
 from harvest.tasks import (
     enrich_openalex,
@@ -15,7 +16,6 @@ from harvest.tasks import (
 )
 from tests.factories import make_paper, make_researcher
 from tests.harvest.upstream_corpus import clean_slate
-from wovepaper.localservices import free_port
 
 
 def test_the_beat_schedule_runs_every_harvest():

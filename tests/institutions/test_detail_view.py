@@ -68,8 +68,8 @@ def test_it_lists_its_researchers_most_cited_first_and_their_papers_newest_first
 def test_it_draws_the_fields_and_filters_the_papers_by_one(client, monash):
     response = client.get(monash.get_absolute_url(), {"category": "cs.LG"})
     links = tree(response).xpath("//section[@id='field-bars']//a")
-    assert [text_of(link) for link in links] == ["cs.LG 2", "cs.DL 1", "math.CO 1"]
-    assert [link.get("aria-current") for link in links] == ["true", None, None]
+    assert [text_of(link) for link in links] == ["cs.LG 2", "cs.DL 1", "math.CO 1", "Show all fields"]
+    assert [link.get("aria-current") for link in links] == ["true", None, None, None]
     assert texts(response, "//section[@id='paper-list']//h3") == ["Newest loom", "Older loom"]
 
 

@@ -9,7 +9,7 @@ import redis
 from django.conf import settings
 from django.core.cache import cache
 
-from harvest.services import paper_fetch_budget_key
+from harvest.on_demand import paper_fetch_budget_key
 from tests.factories import make_citation, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
 

@@ -6,11 +6,12 @@ from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
-from harvest.cli import OneLineErrorCommand, OneLineErrorParser, iso_date, positive_int, progress_bar
-from harvest.harvesters.arxiv import arxiv_daily_from, arxiv_ids_fetch, arxiv_oai_harvest
-from harvest.harvesters.enrichment import openalex_enrich, s2_enrich
+from core.commands import OneLineErrorCommand, OneLineErrorParser, iso_date, positive_int
+from core.progress import progress_bar
 from harvest.models import HarvestRun
 from harvest.runs import HarvestBusy, Summary
+from harvest.sweeps.arxiv import arxiv_daily_from, arxiv_ids_fetch, arxiv_oai_harvest
+from harvest.sweeps.enrichment import openalex_enrich, s2_enrich
 from papers.identifiers import parse_arxiv_id
 
 

@@ -4,10 +4,12 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandParser
 from django.db import transaction
-from django.utils import timezone
 
-from harvest.cli import OneLineErrorCommand, positive_int, progress_bar
+from core.commands import OneLineErrorCommand, positive_int
+from core.progress import progress_bar
 from harvest.models import HarvestRun
+from harvest.runs import RunRecorder
+from harvest.sweeps.common import finished, guarded
 from papers.models import Paper
 from papers.services import papers_embed
 
@@ -41,23 +43,23 @@ class Command(OneLineErrorCommand):
         if dry_run:
             self.stdout.write(f"embeddings (dry run): {len(ids)} {which} would be embedded")
             return
-        run = HarvestRun.objects.create(source=HarvestRun.Source.EMBED, parameters={"all": every_paper})
+        # A run like a harvest's: the status page and the admin show it, failed or not.
+        recorder = RunRecorder.start(HarvestRun.Source.EMBED, {"all": every_paper})
         started, embedded = time.monotonic(), 0
         bar, progress = progress_bar("embeddings", verbosity=verbosity)
-        with bar:
+        with bar, guarded(recorder, "Embeddings"):
             for start in range(0, len(ids), batch_size):
                 batch = ids[start : start + batch_size]
                 with transaction.atomic():
                     if every_paper:
                         # The old vector is dropped and the new one stored in the same transaction.
                         Paper.objects.filter(pk__in=batch).update(embedding=None)
-                    embedded += papers_embed(paper_ids=batch)
-                run.created_count = embedded
-                run.save(update_fields=["created_count"])
+                    count = papers_embed(paper_ids=batch)
+                    recorder.count(created=count)
+                    recorder.save()
+                embedded += count
                 progress("papers", len(batch), len(ids))
-        run.state = HarvestRun.State.SUCCEEDED
-        run.finished_at = timezone.now()
-        run.save(update_fields=["state", "finished_at"])
+            finished(recorder)
         seconds = time.monotonic() - started
         rate = f", {embedded / seconds:.1f} a second" if seconds and embedded else ""
         self.stdout.write(f"embeddings: {embedded} of {len(ids)} {which} embedded in {seconds:.1f} s{rate}")

@@ -1,0 +1,167 @@
+"""Sign-up (confirmed by e-mail), sign-in, sign-out and password resets.
+
+No answer tells a stranger whether an address has an account: sign-up answers "we sent you an e-mail"
+for every address (and sends the owner of an existing account a note instead of a link), a failed
+sign-in has one message, and a reset request answers the same whether or not a link went out.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils.encoding import force_str
+from django.utils.http import urlencode, urlsafe_base64_decode
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import services
+from accounts.forms import SignInForm, SignUpForm
+from accounts.ratelimits import over_limit
+from accounts.tokens import (
+    peek_follow_intent,
+    pop_follow_intent,
+    remember_signed_up,
+    sign_up_tokens,
+    signed_up_here,
+)
+from core.links import next_path
+from researchers.models import Researcher
+
+EMAIL_SENT_TO_KEY = "accounts.email_sent_to"  # shown on the "check your e-mail" pages
+AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:account")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        if limited := over_limit(request, "sign-up"):
+            return limited
+        if form.is_valid():
+            email = form.cleaned_data["email"]
+            user = services.account_sign_up(email=email, password=form.cleaned_data["password"])
+            if user is not None:
+                remember_signed_up(request, user)
+            request.session[EMAIL_SENT_TO_KEY] = email
+            return redirect("accounts:sign-up-sent")
+    return render(request, "accounts/sign_up.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def sign_up_sent(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "accounts/sign_up_sent.html", {"email": request.session.get(EMAIL_SENT_TO_KEY, "")}
+    )
+
+
+def _user_from_uid(uidb64: str) -> User | None:
+    try:
+        return User.objects.filter(pk=int(force_str(urlsafe_base64_decode(uidb64)))).first()
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+def confirm(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The link in the sign-up e-mail: a page with a button (mail scanners fetch links; a GET changes
+    nothing). Confirming in the browser that signed up signs it in and starts the onboarding."""
+    user = _user_from_uid(uidb64)
+    if user is None or not sign_up_tokens.check_token(user, token):
+        return render(request, "accounts/confirm_invalid.html", status=400)
+    if request.method == "GET":
+        return render(request, "accounts/confirm.html", {"email": user.email})
+    services.account_confirm(user=user)
+    onboarding = reverse("accounts:onboarding")
+    if not signed_up_here(request, user):
+        messages.success(request, "Your e-mail address is confirmed. Sign in to continue.")
+        return redirect(f"{reverse('accounts:sign-in')}?{urlencode({'next': onboarding})}")
+    login(request, user, backend=AUTH_BACKEND)
+    _carry_out_follow_intent(request)
+    return redirect(onboarding)
+
+
+@require_http_methods(["GET", "POST"])
+def sign_in(request: HttpRequest) -> HttpResponse:
+    destination = next_path(request, reverse("accounts:following"))
+    if request.user.is_authenticated and request.method == "GET":
+        return redirect(destination)
+    form = SignInForm(request, data=request.POST or None)
+    if request.method == "POST":
+        if limited := over_limit(request, "sign-in"):
+            return limited
+        if form.is_valid():
+            login(request, form.user)
+            _carry_out_follow_intent(request)
+            return redirect(destination)
+    intent = peek_follow_intent(request)
+    context = {
+        "form": form,
+        "next": destination,
+        "follow_researcher": Researcher.objects.filter(pk=intent).first() if intent else None,
+    }
+    return render(request, "accounts/sign_in.html", context, status=400 if form.errors else 200)
+
+
+def _carry_out_follow_intent(request: HttpRequest) -> None:
+    """The follow a signed-out reader asked for before signing in (see tokens.remember_follow_intent)."""
+    researcher_id = pop_follow_intent(request)
+    researcher = Researcher.objects.filter(pk=researcher_id).first() if researcher_id else None
+    if researcher is not None:
+        services.follow_create(user=request.user, researcher=researcher)
+        messages.success(request, f"You now follow {researcher.display_name}.")
+
+
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    messages.success(request, "You have signed out.")
+    return redirect("pages:home")
+
+
+@require_http_methods(["GET", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    form = PasswordResetForm(request.POST or None)
+    if request.method == "POST":
+        if limited := over_limit(request, "password-reset"):
+            return limited
+        if form.is_valid():
+            # Sends only to an active account with this address; the answer is the same either way.
+            form.save(
+                domain_override=urlsplit(settings.SITE_URL).netloc,
+                subject_template_name="accounts/email/password_reset_subject.txt",
+                email_template_name="accounts/email/password_reset.txt",
+                extra_email_context={"SITE_URL": settings.SITE_URL, "SITE_NAME": settings.SITE_NAME},
+            )
+            request.session[EMAIL_SENT_TO_KEY] = form.cleaned_data["email"].strip().lower()
+            return redirect("accounts:password-reset-sent")
+    return render(request, "accounts/password_reset.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def password_reset_sent(request: HttpRequest) -> HttpResponse:
+    email = request.session.get(EMAIL_SENT_TO_KEY, "")
+    return render(request, "accounts/password_reset_sent.html", {"email": email})
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    """Django's own: it moves the token out of the address before the form is shown."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    form_class = SetPasswordForm
+    post_reset_login = True
+    success_url = reverse_lazy("accounts:following")
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        messages.success(self.request, "Your password is changed and you are signed in.")
+        return super().form_valid(form)
+
+
+password_reset_confirm = PasswordResetConfirm.as_view()

@@ -1,0 +1,95 @@
+"""Strict readers for settings that come from environment variables.
+
+Each one refuses a value it cannot use with ImproperlyConfigured naming the variable, so a typo in a
+deployment stops start-up with one clear line instead of running with a surprising value.
+"""
+
+import os
+import re
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+from core.rates import Rate
+
+TRUE_VALUES = ("true", "1", "yes", "on")
+FALSE_VALUES = ("false", "0", "no", "off")
+EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def env_str(name: str, default: str) -> str:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    value = value.strip()
+    if not value:
+        raise ImproperlyConfigured(f"{name} is set but empty")
+    return value
+
+
+def env_optional(name: str) -> str:
+    """A value that may be absent (API keys): empty when unset."""
+    return os.environ.get(name, "").strip()
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in TRUE_VALUES:
+        return True
+    if lowered in FALSE_VALUES:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise ImproperlyConfigured(f"{name} must list at least one value, comma-separated")
+    return items
+
+
+def env_url(name: str, default: str, *, schemes: tuple[str, ...] = ("http", "https")) -> str:
+    value = env_str(name, default)
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not parts.netloc:
+        allowed = " or ".join(f"{scheme}://" for scheme in schemes)
+        raise ImproperlyConfigured(f"{name} must be a URL starting with {allowed}, got {value!r}")
+    return value.rstrip("/")
+
+
+def env_email(name: str, default: str) -> str:
+    value = env_str(name, default)
+    if not EMAIL_PATTERN.match(value):
+        raise ImproperlyConfigured(f"{name} must be an e-mail address, got {value!r}")
+    return value
+
+
+def env_rate(name: str, default: str) -> str:
+    """An inbound rate limit (core.rates): 600/m, 100/5m, 10/h."""
+    value = env_str(name, default)
+    try:
+        Rate.parse(value)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name} must look like 600/m, 100/5m or 10/h (requests per s, m, h or d), got {value!r}"
+        ) from None
+    return value

@@ -1,0 +1,28 @@
+"""Links to this site: the absolute URL of one of its paths, and where to send someone after a form (only
+ever a path on this site)."""
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.http import url_has_allowed_host_and_scheme
+
+
+def absolute_url(path: str) -> str:
+    """This site's canonical absolute URL of one of its paths (under SITE_URL, whatever host was asked)."""
+    return f"{settings.SITE_URL}{path}"
+
+
+def own_path(target: str) -> bool:
+    """A path on this site: no scheme or host (not even ours, nor `//elsewhere` or `/\\elsewhere`, which
+    browsers read as hosts), and no control characters."""
+    return (
+        target.startswith("/")
+        and url_has_allowed_host_and_scheme(target, allowed_hosts=set())
+        and not target.startswith(("//", "/\\"))
+        and target.isprintable()
+    )
+
+
+def next_path(request: HttpRequest, fallback: str) -> str:
+    """The `next` the request carries (form field first, then query string) if it is one of our paths."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    return target if own_path(target) else fallback

@@ -1,0 +1,99 @@
+"""arXiv records into papers and their authorships. Storing the same records twice changes nothing: an
+empty value never erases a known one (the demo listing has no DOI, a later OAI record has; the OAI record
+must not lose the abstract the API gave), and an older version of a record never overwrites a newer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+from django.db import transaction
+
+from core.latex import detex
+from harvest.records import PaperRecord
+from papers.models import Authorship, Paper, paper_slug
+from researchers.names import normalise_name
+
+_TEXT_FOR_EMBEDDING = ("title", "abstract")
+
+
+@dataclass
+class UpsertCounts:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def __iadd__(self, other: UpsertCounts) -> UpsertCounts:
+        self.created += other.created
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+        return self
+
+
+def _values_from(record: PaperRecord) -> dict:
+    values = asdict(record)
+    values.pop("arxiv_id")
+    values["authors"] = [detex(name) for name in record.authors]
+    values["categories"] = list(record.categories)
+    return values
+
+
+def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list[int]]:
+    """Store a page of records in one transaction; returns the counts and the ids of papers that are new
+    or whose text changed (they need embedding and researcher matching)."""
+    records_by_id = {record.arxiv_id: record for record in records}  # last record of an id wins
+    counts = UpsertCounts()
+    touched: list[int] = []
+    with transaction.atomic():
+        existing = {
+            paper.arxiv_id: paper
+            for paper in Paper.objects.select_for_update().filter(arxiv_id__in=records_by_id)
+        }
+        for arxiv_id, record in records_by_id.items():
+            values = _values_from(record)
+            paper = existing.get(arxiv_id)
+            if paper is None:
+                paper = Paper.objects.create(arxiv_id=arxiv_id, slug=paper_slug(record.title), **values)
+                _replace_authorships(paper)
+                counts.created += 1
+                touched.append(paper.pk)
+                continue
+            changed = [
+                name for name, value in values.items()
+                if value not in ("", None, []) and getattr(paper, name) != value
+            ]  # fmt: skip
+            if record.version is not None and paper.version is not None and record.version < paper.version:
+                changed = []  # an older version of the metadata never overwrites a newer one
+            if not changed:
+                counts.unchanged += 1
+                continue
+            for name in changed:
+                setattr(paper, name, values[name])
+            if "title" in changed:
+                paper.slug = paper_slug(paper.title)
+            if any(name in _TEXT_FOR_EMBEDDING for name in changed):
+                paper.embedding = None
+            paper.save(update_fields=[*changed, "slug", "embedding", "updated_at"])
+            if "authors" in changed:
+                _replace_authorships(paper)
+            counts.updated += 1
+            touched.append(paper.pk)
+    return counts, touched
+
+
+def _replace_authorships(paper: Paper) -> None:
+    """Authorships follow the author list; a position whose name is unchanged keeps its researcher."""
+    current = {authorship.position: authorship for authorship in paper.authorships.all()}
+    wanted = {position: name for position, name in enumerate(paper.authors, start=1)}
+    stale = [a.pk for position, a in current.items() if wanted.get(position) is None]
+    Authorship.objects.filter(pk__in=stale).delete()
+    new = []
+    for position, name in wanted.items():
+        normalised = normalise_name(name)
+        authorship = current.get(position)
+        if authorship is None:
+            new.append(Authorship(paper=paper, position=position, name=name, normalised_name=normalised))
+        elif authorship.normalised_name != normalised:
+            authorship.name, authorship.normalised_name, authorship.researcher = name, normalised, None
+            authorship.save(update_fields=["name", "normalised_name", "researcher"])
+    Authorship.objects.bulk_create(new)

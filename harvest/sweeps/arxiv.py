@@ -1,0 +1,141 @@
+"""arXiv into the corpus: OAI-PMH lists by set and date (the daily harvest), the API by id (on demand)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.conf import settings
+from django.utils import timezone
+
+from core.progress import Progress, no_progress
+from harvest.clients import ARXIV_API_BATCH, ArxivApiClient, ArxivOaiClient
+from harvest.models import HarvestRun
+from harvest.runs import RunRecorder, Summary
+from harvest.sweeps.common import finished, guarded, locked, record_skipped, store_papers
+from harvest.upstream import UpstreamError
+
+OAI_SOURCE = "arXiv OAI-PMH"
+API_SOURCE = "arXiv API"
+# badResumptionToken (tokens expire daily) restarts the list from the run's date; a few times at most,
+# so a source that keeps refusing cannot keep a run going for ever.
+MAX_LIST_RESTARTS = 3
+
+
+def arxiv_oai_harvest(
+    *,
+    set_spec: str,
+    from_date: datetime.date,
+    until: datetime.date | None = None,
+    metadata_prefix: str = "arXiv",
+    dry_run: bool = False,
+    progress: Progress = no_progress,
+) -> Summary:
+    """Harvest ListRecords of a set from a date, page by page through resumption tokens. A run with the
+    same parameters that did not finish is resumed from its stored token."""
+    parameters = {
+        "set": set_spec,
+        "from": from_date.isoformat(),
+        "until": until.isoformat() if until else None,
+        "metadata_prefix": metadata_prefix,
+    }
+    with locked(HarvestRun.Source.ARXIV_OAI, dry_run=dry_run):
+        recorder = RunRecorder.start(HarvestRun.Source.ARXIV_OAI, parameters, dry_run=dry_run)
+        with guarded(recorder, OAI_SOURCE), ArxivOaiClient() as client:
+            return _list_records(recorder, client, parameters, progress)
+        return recorder.summary
+
+
+def _list_records(
+    recorder: RunRecorder, client: ArxivOaiClient, parameters: dict, progress: Progress
+) -> Summary:
+    from_date = datetime.date.fromisoformat(parameters["from"])
+    until = datetime.date.fromisoformat(parameters["until"]) if parameters["until"] else None
+    token = recorder.checkpoint.get("resumption_token")
+    page_number = recorder.checkpoint.get("page", 0) if token else 0
+    restarts = 0
+    while True:
+        page_number += 1
+        where = f"page {page_number}"
+        try:
+            if token:
+                fetched = client.resume(token)
+            else:
+                fetched = client.list_records(
+                    set_spec=parameters["set"],
+                    from_date=from_date,
+                    until=until,
+                    metadata_prefix=parameters["metadata_prefix"],
+                )
+        except UpstreamError as error:
+            return recorder.fail(
+                source=error.source, request=error.request, position=where, message=error.message
+            )
+        page = fetched.page
+        if page.oai_error is not None:
+            code, message = page.oai_error
+            if code == "noRecordsMatch":
+                break  # nothing (more) in this range: a clean end
+            if code == "badResumptionToken" and token and restarts < MAX_LIST_RESTARTS:
+                restarts += 1
+                recorder.error(
+                    source=OAI_SOURCE,
+                    request=fetched.request,
+                    position=where,
+                    message=f"badResumptionToken ({message or 'expired'}): restarting from {from_date}",
+                    count=False,
+                )
+                token, page_number = None, 0
+                continue
+            detail = f"OAI-PMH error {code}" + (f": {message}" if message else "")
+            return recorder.fail(source=OAI_SOURCE, request=fetched.request, position=where, message=detail)
+        record_skipped(recorder, OAI_SOURCE, fetched.request, where, page.skipped)
+        token = page.resumption_token
+        store_papers(recorder, page.records, {"resumption_token": token, "page": page_number})
+        progress("records", len(page.records) + len(page.skipped), page.complete_list_size)
+        if not token:
+            break
+    through = until or timezone.now().date()
+    return finished(recorder, {"harvested_through": through.isoformat()})
+
+
+def arxiv_daily_from(set_spec: str) -> datetime.date:
+    """Where the daily harvest of a set starts: the day its last successful harvest reached (that day
+    again, since records of it may have come after the run), or a couple of days back the first time."""
+    last = HarvestRun.objects.last_succeeded(HarvestRun.Source.ARXIV_OAI, set=set_spec)
+    through = last.checkpoint.get("harvested_through") if last else None
+    if through:
+        return datetime.date.fromisoformat(through)
+    return timezone.now().date() - datetime.timedelta(days=settings.ARXIV_FIRST_HARVEST_DAYS)
+
+
+def arxiv_ids_fetch(
+    *, arxiv_ids: Sequence[str], dry_run: bool = False, progress: Progress = no_progress
+) -> Summary:
+    """Fetch papers by id from the arXiv API (a reader asked for a paper we do not have, or by hand)."""
+    ids = list(dict.fromkeys(arxiv_ids))
+    recorder = RunRecorder.start(HarvestRun.Source.ARXIV_API, {"ids": ids}, dry_run=dry_run)
+    with guarded(recorder, API_SOURCE), ArxivApiClient() as client:
+        for start in range(recorder.checkpoint.get("done", 0), len(ids), ARXIV_API_BATCH):
+            batch = ids[start : start + ARXIV_API_BATCH]
+            where = f"ids {start + 1}-{start + len(batch)}"
+            try:
+                fetched = client.papers(batch)
+            except UpstreamError as error:
+                return recorder.fail(
+                    source=error.source, request=error.request, position=where, message=error.message
+                )
+            record_skipped(recorder, API_SOURCE, fetched.request, where, fetched.page.skipped)
+            returned = {record.arxiv_id for record in fetched.page.records}
+            for missing in (arxiv_id for arxiv_id in batch if arxiv_id not in returned):
+                recorder.error(
+                    source=API_SOURCE,
+                    request=fetched.request,
+                    position=where,
+                    message=f"{missing}: not on arXiv",
+                )
+                recorder.count(skipped=1)
+            store_papers(recorder, fetched.page.records, {"done": start + len(batch)})
+            progress("papers", len(batch), len(ids))
+        return finished(recorder)
+    return recorder.summary

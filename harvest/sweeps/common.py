@@ -1,0 +1,93 @@
+"""What every harvester shares: the run guard, storing a page of arXiv records, progress reporting."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import transaction
+
+from harvest.models import HarvestRun
+from harvest.parsers.arxiv import SkippedEntry
+from harvest.parsers.jsonbody import Skipped
+from harvest.records import PaperRecord
+from harvest.runs import RunRecorder, Summary, source_lock
+from harvest.services.papers import papers_upsert
+from papers.models import Paper
+from papers.tasks import embed_papers
+from researchers.services import researchers_group_by_names
+
+logger = logging.getLogger(__name__)
+
+def locked(name: str, *, dry_run: bool) -> Any:
+    """One writing run per harvester; a dry run writes nothing and needs no lock."""
+    return nullcontext() if dry_run else source_lock(name)
+
+
+@contextmanager
+def guarded(recorder: RunRecorder, source: str) -> Iterator[None]:
+    """A run that stops for any reason is recorded as failed with the reason, its checkpoint kept. The
+    time limit of a task is an expected stop; anything else is a bug and is raised again."""
+    try:
+        yield
+    except SoftTimeLimitExceeded:
+        recorder.fail(
+            source=source,
+            request="",
+            position="",
+            message="stopped at the task's time limit; the next run continues from the checkpoint",
+        )
+    except Exception as error:
+        logger.exception("%s harvest failed", source)
+        recorder.fail(source=source, request="", position="", message=f"{type(error).__name__}: {error}")
+        raise
+
+
+def record_skipped(
+    recorder: RunRecorder, source: str, request: str, where: str, skipped: Sequence[Skipped | SkippedEntry]
+) -> None:
+    for entry in skipped:
+        if getattr(entry, "is_error", True):
+            recorder.error(
+                source=source,
+                request=request,
+                position=f"{where}, record {entry.position}",
+                message=entry.reason,
+            )
+    recorder.count(skipped=len(skipped))
+
+
+def store_papers(
+    recorder: RunRecorder, records: Sequence[PaperRecord], checkpoint: dict[str, Any]
+) -> list[int]:
+    """Upsert one page of arXiv records with its checkpoint, in one transaction; group the new authors
+    by name and queue the changed papers for embedding once it commits. Returns the changed paper ids."""
+    if recorder.dry_run:
+        known = set(
+            Paper.objects.filter(arxiv_id__in=[r.arxiv_id for r in records]).values_list(
+                "arxiv_id", flat=True
+            )
+        )
+        recorder.count(created=len({r.arxiv_id for r in records} - known), unchanged=len(known))
+        return []
+    with transaction.atomic():
+        counts, touched = papers_upsert(records=records)
+        if touched:
+            researchers_group_by_names(paper_ids=touched)
+        recorder.count(created=counts.created, updated=counts.updated, unchanged=counts.unchanged)
+        recorder.save(checkpoint)
+        if touched:
+            # robust: a broker hiccup must not undo a stored page; the embedding sweep catches up.
+            transaction.on_commit(lambda: _queue_embedding(touched), robust=True)
+    return touched
+
+
+def _queue_embedding(paper_ids: list[int]) -> None:
+    embed_papers.delay(paper_ids)
+
+
+def finished(recorder: RunRecorder, checkpoint: dict[str, Any] | None = None) -> Summary:
+    return recorder.finish(HarvestRun.State.SUCCEEDED, checkpoint)

@@ -1,0 +1,31 @@
+from django.urls import path
+
+from core.sitemaps import sitemap_index, sitemap_section
+from institutions.sitemaps import InstitutionSitemap
+from pages import crawlers, views
+from pages.sitemaps import PageSitemap
+from papers.sitemaps import PaperSitemap
+from researchers.sitemaps import ResearcherSitemap
+
+app_name = "pages"
+
+# Each app routes its own section; the index lists them all (by URL name), the site's pages first.
+SITEMAP_SECTIONS = [
+    ("pages:sitemap", PageSitemap),
+    ("papers:sitemap", PaperSitemap),
+    ("researchers:sitemap", ResearcherSitemap),
+    ("institutions:sitemap", InstitutionSitemap),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("about", views.static_page, {"template": "pages/about.html"}, name="about"),
+    path("contact", views.static_page, {"template": "pages/contact.html"}, name="contact"),
+    path("privacy", views.static_page, {"template": "pages/privacy.html"}, name="privacy"),
+    path("developers", views.static_page, {"template": "pages/developers.html"}, name="developers"),
+    path("robots.txt", crawlers.robots_txt, name="robots"),
+    path("llms.txt", crawlers.llms_txt, name="llms"),
+    path("sitemap.xml", sitemap_index, {"sections": SITEMAP_SECTIONS}, name="sitemap-index"),
+    path("sitemaps/pages.xml", sitemap_section, {"sitemap_class": PageSitemap}, name="sitemap"),
+]

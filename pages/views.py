@@ -1,0 +1,72 @@
+import logging
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.template import loader
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET
+
+from core.negotiation import markdown_alternative
+from institutions.models import Institution
+from papers.models import Paper
+from researchers.models import Researcher
+
+logger = logging.getLogger(__name__)
+
+LATEST_PAPERS_SHOWN = 12
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    counts = {
+        "papers": Paper.objects.count(),
+        "researchers": Researcher.objects.count(),
+        "institutions": Institution.objects.count(),
+    }
+    latest = Paper.objects.newest_first().for_lists().with_authors()[:LATEST_PAPERS_SHOWN]
+    return TemplateResponse(request, "pages/home.html", {"counts": counts, "latest": latest})
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For load balancers and container health checks: the database answers."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+@markdown_alternative
+def static_page(request: HttpRequest, template: str) -> HttpResponse:
+    return TemplateResponse(request, template)
+
+
+def not_found(request: HttpRequest, *, queued_arxiv_id: str | None = None) -> TemplateResponse:
+    """The 404 page; for a paper we do not have yet, it says that a fetch from arXiv has been queued."""
+    return TemplateResponse(request, "404.html", {"queued_arxiv_id": queued_arxiv_id}, status=404)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return not_found(request).render()
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A 400 page that says what was wrong: the views raise BadRequest with a message meant for people."""
+    message = str(exception) if exception is not None else ""
+    return TemplateResponse(request, "400.html", {"message": message}, status=400).render()
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    # Rendered without the request's context processors: whatever broke may be among them.
+    context = {
+        "SITE_NAME": settings.SITE_NAME,
+        "SITE_URL": settings.SITE_URL,
+        "CONTACT_EMAIL": settings.CONTACT_EMAIL,
+    }
+    try:
+        html = loader.get_template("500.html").render(context)
+    except Exception:  # the frame itself failed (static manifest, a template): answer in plain text
+        logger.exception("the 500 page could not be rendered")
+        return HttpResponse("Something went wrong on our side.", status=500, content_type="text/plain")
+    return HttpResponse(html, status=500)
