@@ -20,6 +20,13 @@ _COMBINING = {
     '"': "\u0308", "r": "\u030a", "H": "\u030b", "v": "\u030c", "c": "\u0327", "k": "\u0328",
 }  # fmt: skip
 _TEX_COMMAND = re.compile(r"\\[a-zA-Z]+\s*")
+# Letters TeX writes as commands (Mikkel {\O}bro, Gau\ss); the dotless i and j only carry an accent
+# (\'{\i} is í).
+_TEX_LETTERS = {
+    "AE": "Æ", "ae": "æ", "AA": "Å", "aa": "å", "OE": "Œ", "oe": "œ", "ss": "ß", "O": "Ø", "o": "ø",
+    "L": "Ł", "l": "ł", "i": "i", "j": "j",
+}  # fmt: skip
+_TEX_LETTER = re.compile(r"\\(AE|ae|AA|aa|OE|oe|ss|O|o|L|l|i|j)(?![A-Za-z])\s*")
 
 # $…$, $$…$$, \(…\), \[…\]; a dollar escaped as \$ is not a delimiter.
 _MATH = re.compile(
@@ -94,6 +101,7 @@ _TOKEN = re.compile(r"\\([A-Za-z]+|.)|([{}^_~])|(\s+)|(.)", re.DOTALL)
 def detex(text: str) -> str:
     """TeX text (not maths) as plain text: accents made letters (Bal\\'azs is Balázs), other commands and
     braces dropped, spacing tidied. Names, and the text around an abstract's maths, read this way."""
+    text = _TEX_LETTER.sub(lambda m: _TEX_LETTERS[m.group(1)], text)
     text = _TEX_ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _COMBINING[m.group(1)]), text)
     text = _TEX_COMMAND.sub("", text).replace("{", "").replace("}", "")
     return " ".join(text.split())

@@ -43,8 +43,8 @@ from itertools import islice
 
 from lxml import etree
 
+from core.latex import readable_text
 from harvest.parsers.text import squash
-from wovepaper.latex import readable_text
 
 MAX_AUTHORS = 2000  # the largest arXiv author lists (ATLAS, CMS) have about 3,000; the rest is cut
 MAX_NAME_CHARS = 300  # longer is no person's name (a glued run, an abstract pasted in): dropped
@@ -69,13 +69,6 @@ _COLLECTIVE_WORDS = frozenset(
 _SUFFIXES = frozenset({"Jr", "Jr.", "Sr", "Sr.", "II", "III", "IV"})
 _ROMAN_SUFFIXES = frozenset({"II", "III", "IV"})  # need two words before them: "Kang II" may be a name
 
-# TeX letters without an accent, which researchers.names.clean_display_name drops with their command
-# ("Mikkel {\O}bro" would be "Mikkel bro"); the dotless i and j only carry an accent (\'{\i} is í).
-_TEX_LETTERS = {
-    "AE": "Æ", "ae": "æ", "AA": "Å", "aa": "å", "OE": "Œ", "oe": "œ", "ss": "ß", "O": "Ø", "o": "ø",
-    "L": "Ł", "l": "ł", "i": "i", "j": "j",
-}  # fmt: skip
-_TEX_LETTER = re.compile(r"\\(AE|ae|AA|aa|OE|oe|ss|O|o|L|l|i|j)(?![A-Za-z])\s*")
 _TAG = re.compile(r"<[^<>]{0,200}>")
 _NEVER_IN_TEXT = frozenset("<>\\{}")
 # Format characters that reorder or hide text; ZWJ and ZWNJ stay: Indic and Persian names need them.
@@ -309,7 +302,7 @@ def _allowed(character: str) -> bool:
 def _plain(raw: str) -> tuple[str, bool]:
     """One line of plain text: mojibake repaired, TeX read, markup and control characters removed.
     Says whether markup or control characters had to go (TeX and spacing are ordinary reading)."""
-    text = readable_text(_TEX_LETTER.sub(lambda m: _TEX_LETTERS[m.group(1)], squash(raw[:_MAX_RAW_CHARS])))
+    text = readable_text(squash(raw[:_MAX_RAW_CHARS]))
     unescaped = " ".join(html.unescape(text).split())
     cleaned = "".join(c if _allowed(c) else " " for c in _TAG.sub(" ", unescaped))
     cleaned = unicodedata.normalize("NFC", " ".join(cleaned.split()))
