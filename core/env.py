@@ -93,3 +93,10 @@ def env_rate(name: str, default: str) -> str:
             f"{name} must look like 600/m, 100/5m or 10/h (requests per s, m, h or d), got {value!r}"
         ) from None
     return value
+
+
+def env_optional_url(name: str, *, schemes: tuple[str, ...] = ("http", "https")) -> str:
+    """A URL that may be absent (an optional service): empty when unset, else as strict as env_url."""
+    if not env_optional(name):
+        return ""
+    return env_url(name, "", schemes=schemes)

@@ -18,6 +18,7 @@ from core.env import (
     env_int,
     env_list,
     env_optional,
+    env_optional_url,
     env_rate,
     env_str,
     env_url,
@@ -319,3 +320,15 @@ CELERY_BEAT_SCHEDULE |= {
         "schedule": crontab(hour=6, minute=15),
     },
 }
+
+# The language model behind chat's answers and paper analysis's one-line summaries (core.llm): any
+# OpenAI-compatible chat-completions server (vLLM, llama.cpp's server, Ollama, a hosted one). LLM_BASE_URL
+# goes up to /v1 (requests go to {LLM_BASE_URL}/chat/completions). Unset: no model; chat answers from the
+# abstracts alone and nothing is sent anywhere. LLM_TIMEOUT_SECONDS is the longest wait for the server to
+# start answering and between two pieces of a streamed answer.
+LLM_BASE_URL = env_optional_url("LLM_BASE_URL")
+LLM_API_KEY = env_optional("LLM_API_KEY")
+LLM_MODEL = env_optional("LLM_MODEL")
+if LLM_BASE_URL and not LLM_MODEL:
+    raise ImproperlyConfigured("LLM_MODEL must name the model when LLM_BASE_URL is set")
+LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 30, minimum=1)
