@@ -17,6 +17,7 @@ from core.env import (
     env_email,
     env_int,
     env_list,
+    env_networks,
     env_optional,
     env_rate,
     env_str,
@@ -49,7 +50,19 @@ CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+# Whose X-Forwarded-For is believed (core.ratelimits.client_ip): only a peer at one of TRUSTED_PROXIES, and
+# only as many entries from the right as there are proxies in front (TRUSTED_PROXY_HOPS). Behind a proxy
+# the default is loopback and the private networks (where a compose network puts its proxy); without one,
+# nobody: a client could otherwise claim any address and step round every per-address limit.
+TRUSTED_PROXIES = env_networks(
+    "TRUSTED_PROXIES",
+    ["127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"]
+    if BEHIND_PROXY
+    else [],
+)
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 1, minimum=1)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
