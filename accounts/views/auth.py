@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
 from accounts.forms import SignInForm, SignUpForm
-from accounts.ratelimits import over_limit
+from accounts.ratelimits import over_limit, remember_device
 from accounts.tokens import (
     peek_follow_intent,
     pop_follow_intent,
@@ -90,7 +90,7 @@ def confirm(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     services.account_confirm(user=user, password=form.cleaned_data["new_password1"] if form else None)
     login(request, user, backend=AUTH_BACKEND)
     _carry_out_follow_intent(request)
-    return redirect("accounts:onboarding")
+    return remember_device(redirect("accounts:onboarding"), user)
 
 
 @require_http_methods(["GET", "POST"])
@@ -105,7 +105,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             login(request, form.user)
             _carry_out_follow_intent(request)
-            return redirect(destination)
+            return remember_device(redirect(destination), form.user)
     intent = peek_follow_intent(request)
     context = {
         "form": form,
@@ -113,6 +113,16 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         "follow_researcher": Researcher.objects.filter(pk=intent).first() if intent else None,
     }
     return render(request, "accounts/sign_in.html", context, status=400 if form.errors else 200)
+
+
+def admin_sign_in(request: HttpRequest) -> HttpResponse:
+    """The admin's own sign-in page (Django's), under the same limits as the site's sign-in: it had none."""
+    if request.method == "POST" and (limited := over_limit(request, "sign-in")):
+        return limited
+    response = admin.site.login(request)
+    if request.method == "POST" and request.user.is_authenticated:
+        remember_device(response, request.user)
+    return response
 
 
 def _carry_out_follow_intent(request: HttpRequest) -> None:
@@ -165,7 +175,7 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form: SetPasswordForm) -> HttpResponse:
         messages.success(self.request, "Your password is changed and you are signed in.")
-        return super().form_valid(form)
+        return remember_device(super().form_valid(form), form.user)
 
 
 password_reset_confirm = PasswordResetConfirm.as_view()

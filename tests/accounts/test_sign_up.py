@@ -59,11 +59,13 @@ def test_confirming_in_another_browser_asks_for_the_password_and_signs_in(client
     confirm = link_in(mail.outbox[0])
     other_browser = Client()
     page = other_browser.get(confirm)
-    assert tree(page).xpath("//main//form//input[@type='password']/@name") == ["new_password1", "new_password2"]
+    fields = tree(page).xpath("//main//form//input[@type='password']/@name")
+    assert fields == ["new_password1", "new_password2"]
     mismatch = other_browser.post(confirm, {"new_password1": "warp-weft-2241", "new_password2": "other"})
     assert mismatch.status_code == 400
     assert not User.objects.get(username="elsewhere@example.org").is_active
-    response = other_browser.post(confirm, {"new_password1": "warp-weft-2241", "new_password2": "warp-weft-2241"})
+    chosen = {"new_password1": "warp-weft-2241", "new_password2": "warp-weft-2241"}
+    response = other_browser.post(confirm, chosen)
     assert response["Location"] == "/account/onboarding"
     user = User.objects.get(username="elsewhere@example.org")
     assert user.is_active and user.check_password("warp-weft-2241")
