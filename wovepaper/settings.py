@@ -106,6 +106,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "wovepaper.api.json_error_bodies",
+    "core.middleware.refuse_nul_bytes",  # inside json_error_bodies, so the API's 400 is its JSON error
 ]
 
 ROOT_URLCONF = "wovepaper.urls"
