@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 WATCH = """
 window.cspViolations = [];
 document.addEventListener("securitypolicyviolation", (event) => {
-  window.cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`);
+  window.cspViolations.push(`${event.violatedDirective} ${event.blockedURI} line ${event.lineNumber}`);
 });
 """
 
