@@ -91,6 +91,17 @@ def env_networks(name: str, default: list[str]) -> list[str]:
     return values
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def env_log_level(name: str, default: str) -> str:
+    """A logging level, in any case (info is INFO)."""
+    value = env_str(name, default).upper()
+    if value not in LOG_LEVELS:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(LOG_LEVELS)}, got {value.lower()!r}")
+    return value
+
+
 def env_email(name: str, default: str) -> str:
     value = env_str(name, default)
     if not EMAIL_PATTERN.match(value):

@@ -263,3 +263,21 @@ def readable_html(source: str) -> SafeString:
         for is_maths, text in _pieces(source or "")
     )
     return mark_safe(html.strip())  # noqa: S308 - every harvested piece went through escape()
+
+
+_TEX_SPECIAL = re.compile(r"(?<!\\)([&%#])")
+_TEX_SPECIAL_OUTSIDE_MATHS = re.compile(r"(?<!\\)([_$])")
+
+
+def tex_source(text: str) -> str:
+    """Harvested text as LaTeX source (a BibTeX field): its maths kept as written, and the characters
+    special to TeX escaped where they stand for themselves: & % # everywhere (R&B, 50%), _ and a dollar that
+    opens no maths outside the maths. What is escaped already stays as it is."""
+    pieces = []
+    position = 0
+    for match in _MATH.finditer(text):
+        pieces.append(_TEX_SPECIAL_OUTSIDE_MATHS.sub(r"\\\1", text[position : match.start()]))
+        pieces.append(match.group(0))
+        position = match.end()
+    pieces.append(_TEX_SPECIAL_OUTSIDE_MATHS.sub(r"\\\1", text[position:]))
+    return _TEX_SPECIAL.sub(r"\\\1", "".join(pieces))

@@ -99,3 +99,13 @@ def test_trusted_proxies_must_be_addresses_or_networks():
         "wovepaper: configuration error: TRUSTED_PROXIES must list IP addresses or networks such as "
         "10.0.0.2 or 172.16.0.0/12, got 'proxy.internal'"
     )
+
+
+def test_the_log_level_is_read_in_any_case_and_a_bad_one_is_one_line():
+    """Issue 15: LOG_LEVEL=info stopped start-up with a traceback."""
+    assert manage("check", **(PRODUCTION | {"LOG_LEVEL": "info"})).returncode == 0
+    result = manage("check", **(PRODUCTION | {"LOG_LEVEL": "loud"}))
+    assert result.stderr.strip() == (
+        "wovepaper: configuration error: LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, "
+        "got 'loud'"
+    )

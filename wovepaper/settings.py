@@ -18,6 +18,7 @@ from core.env import (
     env_email,
     env_int,
     env_list,
+    env_log_level,
     env_networks,
     env_optional,
     env_rate,
@@ -244,7 +245,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_log_level("LOG_LEVEL", "INFO")},
     "loggers": {"httpx": {"level": "WARNING"}},
 }
 

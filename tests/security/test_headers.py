@@ -98,3 +98,13 @@ def test_under_debug_the_policy_only_reports():
         cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert "'script-src'" in result.stdout and "'frame-ancestors'" in result.stdout
+
+
+def test_security_txt_says_where_to_report_a_problem(client):
+    """Issue 15 (operations): RFC 9116's contact and expiry, a year ahead."""
+    response = client.get("/.well-known/security.txt")
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    fields = dict(line.split(": ", 1) for line in response.content.decode().splitlines())
+    assert fields["Contact"] == f"mailto:{settings.CONTACT_EMAIL}"
+    assert fields["Canonical"] == f"{settings.SITE_URL}/.well-known/security.txt"
+    assert fields["Expires"].endswith("Z") and fields["Expires"][:4].isdigit()
