@@ -9,7 +9,11 @@ from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
 
+from core.api import error_response
+
 Middleware = Callable[[HttpRequest], HttpResponse]
+
+NUL_BYTE_MESSAGE = "The address holds a NUL byte (%00), which no page or parameter accepts."
 
 
 def refuse_nul_bytes(get_response: Middleware) -> Middleware:
@@ -20,7 +24,9 @@ def refuse_nul_bytes(get_response: Middleware) -> Middleware:
     def middleware(request: HttpRequest) -> HttpResponse:
         query = request.META.get("QUERY_STRING", "")
         if "\x00" in request.path or "\x00" in query or "%00" in query:
-            raise BadRequest("The address holds a NUL byte.")
+            if request.path_info.startswith("/api/"):
+                return error_response(400, NUL_BYTE_MESSAGE)
+            raise BadRequest(NUL_BYTE_MESSAGE)
         return get_response(request)
 
     return middleware

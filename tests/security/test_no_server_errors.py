@@ -254,3 +254,12 @@ def test_the_addresses_that_answered_500_are_clear_4xx_or_pages(client, url):
     client.raise_request_exception = False
     response = client.get(url)
     assert response.status_code in (200, 400, 404), response.status_code
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/search?q=a%00b", "/api/search?q=a%00b", "/api/papers/2201.12423%00"])
+def test_a_nul_byte_anywhere_in_an_address_is_a_400_that_says_so(client, url):
+    client.raise_request_exception = False
+    response = client.get(url)
+    assert response.status_code == 400
+    assert b"holds a NUL byte" in response.content, response.content[:300]
