@@ -5,9 +5,10 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 from django.template.response import TemplateResponse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from core.negotiation import markdown_alternative
+from core.negotiation import MARKDOWN_CONTENT_TYPE, markdown_alternative, prefers_markdown
 from institutions.models import Institution
 from papers.models import Paper
 from researchers.models import Researcher
@@ -43,8 +44,17 @@ def static_page(request: HttpRequest, template: str) -> HttpResponse:
 
 
 def not_found(request: HttpRequest, *, queued_arxiv_id: str | None = None) -> TemplateResponse:
-    """The 404 page; for a paper we do not have yet, it says that a fetch from arXiv has been queued."""
-    return TemplateResponse(request, "404.html", {"queued_arxiv_id": queued_arxiv_id}, status=404)
+    """The 404 page, a guide to the site's addresses, in HTML or (to `Accept: text/markdown`) Markdown; for
+    a paper we do not have yet, it says that a fetch from arXiv has been queued."""
+    context = {"queued_arxiv_id": queued_arxiv_id}
+    if prefers_markdown(request):
+        response = TemplateResponse(
+            request, "404.md", context, status=404, content_type=MARKDOWN_CONTENT_TYPE
+        )
+    else:
+        response = TemplateResponse(request, "404.html", context, status=404)
+    patch_vary_headers(response, ["Accept"])
+    return response
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -64,9 +74,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
         "SITE_URL": settings.SITE_URL,
         "CONTACT_EMAIL": settings.CONTACT_EMAIL,
     }
+    markdown = prefers_markdown(request)
     try:
-        html = loader.get_template("500.html").render(context)
+        body = loader.get_template("500.md" if markdown else "500.html").render(context)
     except Exception:  # the frame itself failed (static manifest, a template): answer in plain text
         logger.exception("the 500 page could not be rendered")
         return HttpResponse("Something went wrong on our side.", status=500, content_type="text/plain")
-    return HttpResponse(html, status=500)
+    response = HttpResponse(body, status=500, content_type=MARKDOWN_CONTENT_TYPE if markdown else None)
+    patch_vary_headers(response, ["Accept"])
+    return response
