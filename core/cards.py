@@ -175,9 +175,10 @@ def _cut(lines: list[str], rest: str, faces: tuple[_Face, ...], width: float) ->
 
 
 def draw_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float) -> None:
-    """The wovepaper mark ◍: a circle filled with vertical threads."""
+    """The wovepaper mark ◍: a circle of paper filled with vertical threads (static/icons/icon.svg)."""
     cx, cy = centre
     stroke = max(1, round(radius / 7))
+    draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=PAPER)
     threads = 5
     gap = 2 * radius / (threads + 1)
     for number in range(1, threads + 1):
@@ -190,10 +191,13 @@ def draw_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: fl
 
 
 def icon_image(size: int, *, background: str | None = PAPER) -> Image.Image:
-    """The site's icon (favicon, touch icon) at `size` pixels: the mark, on paper or transparent."""
+    """The site's icon at `size` pixels: the mark, on a square of paper (touch and app icons, where the
+    platform rounds the corners and the mark stays inside the safe circle) or alone (the favicon)."""
     scale = 4  # drawn large and scaled down: Pillow draws without anti-aliasing
-    image = Image.new("RGBA", (size * scale, size * scale), background or (0, 0, 0, 0))
-    draw_mark(ImageDraw.Draw(image), (size * scale / 2, size * scale / 2), size * scale * 0.36)
+    big = size * scale
+    image = Image.new("RGBA", (big, big), background or (0, 0, 0, 0))
+    radius = big * (0.34 if background else 0.47)
+    draw_mark(ImageDraw.Draw(image), (big / 2, big / 2), radius)
     return image.resize((size, size), Image.Resampling.LANCZOS)
 
 

@@ -1,3 +1,5 @@
+import functools
+import json
 import logging
 
 from django.conf import settings
@@ -5,7 +7,8 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 from django.template.response import TemplateResponse
-from django.utils.cache import patch_vary_headers
+from django.templatetags.static import static
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from core.negotiation import MARKDOWN_CONTENT_TYPE, markdown_alternative, prefers_markdown
@@ -27,6 +30,57 @@ def home(request: HttpRequest) -> HttpResponse:
     }
     latest = Paper.objects.newest_first().for_lists().with_authors()[:LATEST_PAPERS_SHOWN]
     return TemplateResponse(request, "pages/home.html", {"counts": counts, "latest": latest})
+
+
+ICONS = settings.BASE_DIR / "static" / "icons"
+ICON_FILES = {"favicon.ico": "image/x-icon", "apple-touch-icon.png": "image/png"}
+ICON_MAX_AGE = 86400
+
+
+@functools.cache
+def _icon_bytes(name: str) -> bytes:
+    return (ICONS / name).read_bytes()
+
+
+@require_GET
+def icon(request: HttpRequest, name: str) -> HttpResponse:
+    """/favicon.ico and /apple-touch-icon.png, where browsers look for them unasked (pages link the same
+    files under /static/ too)."""
+    response = HttpResponse(_icon_bytes(name), content_type=ICON_FILES[name])
+    patch_cache_control(response, public=True, max_age=ICON_MAX_AGE)
+    return response
+
+
+@require_GET
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    manifest = {
+        "name": settings.SITE_NAME,
+        "short_name": settings.SITE_NAME,
+        "description": "Open scholarly search: arXiv papers, their researchers and institutions.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "browser",
+        "background_color": "#fbf8f1",
+        "theme_color": "#fbf8f1",
+        "icons": [
+            {"src": static("icons/icon.svg"), "type": "image/svg+xml", "sizes": "any"},
+            {
+                "src": static("icons/icon-192.png"),
+                "type": "image/png",
+                "sizes": "192x192",
+                "purpose": "any maskable",
+            },
+            {
+                "src": static("icons/icon-512.png"),
+                "type": "image/png",
+                "sizes": "512x512",
+                "purpose": "any maskable",
+            },
+        ],
+    }
+    response = HttpResponse(json.dumps(manifest, indent=2), content_type="application/manifest+json")
+    patch_cache_control(response, public=True, max_age=ICON_MAX_AGE)
+    return response
 
 
 @require_GET
