@@ -24,3 +24,14 @@ document.addEventListener("htmx:afterSettle", (event) => {
   heading.setAttribute("tabindex", "-1");
   heading.focus({ preventScroll: true });
 });
+
+// htmx redraws the search results with their filters: a filters disclosure the reader opened (on a narrow
+// screen) stays open across the redraw.
+let filtersOpen = false;
+document.addEventListener("htmx:beforeSwap", () => {
+  filtersOpen = Boolean(document.querySelector(".filters-disclosure[open]"));
+});
+document.addEventListener("htmx:afterSwap", () => {
+  const disclosure = document.querySelector(".filters-disclosure");
+  if (disclosure && filtersOpen) disclosure.open = true;
+});
