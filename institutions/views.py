@@ -24,6 +24,7 @@ RESEARCHERS_PAGE_PARAM = "researchers_page"
 
 
 @require_GET
+@markdown_alternative
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def institution_index(request: HttpRequest) -> HttpResponse:
     name = request.GET.get("q", "").strip()[:200]

@@ -22,6 +22,7 @@ LATEST_PAPERS_SHOWN = 12
 
 
 @require_GET
+@markdown_alternative
 def home(request: HttpRequest) -> HttpResponse:
     counts = {
         "papers": Paper.objects.count(),

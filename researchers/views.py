@@ -23,6 +23,7 @@ RESEARCHERS_PER_PAGE = 50
 
 
 @require_GET
+@markdown_alternative
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_index(request: HttpRequest) -> HttpResponse:
     name = request.GET.get("q", "").strip()[:200]
