@@ -24,7 +24,7 @@ from devserver.localservices import free_port, port_is_open
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-DEMO_LISTING_LIMIT = 1500  # + 200 Kaggle + 100 API papers: enough to rank against, quick to embed
+DEMO_LISTING_LIMIT = 1500  # + 200 Kaggle + 92 API papers: enough to rank against, quick to embed
 
 
 @pytest.fixture(scope="session")
