@@ -134,9 +134,7 @@ def test_an_id_a_ror_id_or_a_name_leads_to_the_canonical_page(client, monash, ke
     assert (response.status_code, response["Location"]) == (301, monash.get_absolute_url())
 
 
-@pytest.mark.parametrize(
-    "key", ["0zzzzzz99", "Sydney", "https://example.org/0weftmo86", "999999999-nowhere"]
-)
+@pytest.mark.parametrize("key", ["0zzzzzz99", "Sydney", "https://example.org/0weftmo86", "999999999-nowhere"])
 def test_an_address_that_names_no_institution_is_a_404(client, monash, key):
     assert client.get(f"/institutions/{key}").status_code == 404
 

@@ -53,7 +53,8 @@ def test_the_footer_has_the_mark_the_tagline_and_the_readers_state(client, djang
     assert brand.xpath(".//img[@class='mark']/@alt") == [""]
     assert "Papers, researchers and institutions, woven together." in brand.text_content()
     assert page.xpath("//footer//a[text()='Sign in']/@href") == ["/accounts/sign-in"]
-    user = django_user_model.objects.create_user("reader@example.org", "reader@example.org", "a long passphrase")
+    address = "reader@example.org"
+    user = django_user_model.objects.create_user(address, address, "a long passphrase")
     client.force_login(user)
     page = tree(client.get("/"))
     assert page.xpath("//footer//a[text()='Following']/@href") == ["/following"]

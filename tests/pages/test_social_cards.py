@@ -32,7 +32,7 @@ def test_it_draws_a_card_for_a_paper_a_researcher_and_an_institution(client):
     warpley = make_researcher("Ada Warpley", h_index=12, citation_count=18057)
     make_affiliation(warpley, loom, last_known=True)
     paper = make_paper(
-        title=r"Computing forms over $\Q(\sqrt{5})$ with a title long enough to wrap over several lines of a card",
+        title=r"Computing forms over $\Q(\sqrt{5})$ with a title long enough to wrap over lines of a card",
         authors=[warpley, "Grace Weftwright", "Alan Shuttleworth", "Mary Spindle", "Joan Treadle"],
         cited_by_count=18057,
     )
