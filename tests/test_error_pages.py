@@ -52,10 +52,11 @@ def test_a_bad_parameter_gets_the_400_page_with_its_message(client):
 GUIDE = [
     "/papers/<arxiv-id>-<title> — the id alone works and redirects, e.g. /papers/2401.01234. "
     "The old /papers/astro-ph/9901001 form too.",
-    "/researchers/<id>-<name> — the id alone works and redirects. Ids come from search results, not from names.",
+    "/researchers/<id>-<name> — the id alone works and redirects. "
+    "Ids come from search results, not from names.",
     "/institutions/<id>-<name> — an id, a ROR id or a name all resolve to the canonical page.",
-    "Every indexable URL is listed in the sitemap. Automated readers: see llms.txt — and this URL returns the "
-    "same guidance as Markdown if you ask for it with an Accept header.",
+    "Every indexable URL is listed in the sitemap. Automated readers: see llms.txt — "
+    "and this URL returns the same guidance as Markdown if you ask for it with an Accept header.",
 ]
 
 
