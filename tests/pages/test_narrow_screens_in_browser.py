@@ -18,15 +18,16 @@ WIDE = {"width": 1280, "height": 900}
 def narrow(browser) -> Iterator[object]:
     context = browser.new_context(viewport=NARROW)
     tab = context.new_page()
-    tab.set_default_timeout(15_000)
+    tab.set_default_timeout(60_000)  # the live site's first search loads the embedding model
     yield tab
     context.close()
 
 
 @pytest.fixture
-def well_connected(demo_corpus) -> Researcher:
+def well_connected(demo_corpus, django_db_blocker) -> Researcher:
     """The demo researcher with the most co-authors: a drawn network and a long sidebar."""
-    return Researcher.objects.annotate(n=Count("authorships__paper__authorships")).order_by("-n", "id")[0]
+    with django_db_blocker.unblock():
+        return Researcher.objects.annotate(n=Count("authorships__paper__authorships")).order_by("-n", "id")[0]
 
 
 def page_width(tab) -> int:
@@ -59,6 +60,7 @@ def test_search_fits_a_phone_with_its_filters_folded_above_the_results(live_site
 
 @pytest.mark.browser
 def test_the_filters_are_a_plain_sidebar_on_a_wide_screen(live_site, page):
+    page.set_default_timeout(60_000)
     page.set_viewport_size(WIDE)
     page.goto(f"{live_site}/search?q=graph")
     expect(page.locator(".filters-disclosure > summary")).to_be_hidden()
@@ -85,6 +87,7 @@ def test_a_researcher_fits_a_phone_and_the_papers_come_soon(live_site, narrow, w
 
 @pytest.mark.browser
 def test_the_coauthor_labels_stay_legible_on_a_wide_screen(live_site, page, well_connected):
+    page.set_default_timeout(60_000)
     page.set_viewport_size(WIDE)
     page.goto(f"{live_site}{well_connected.get_absolute_url()}")
     expect(page.locator("#field-bars")).to_be_visible()  # the sidebar is open beside the papers
