@@ -11,7 +11,8 @@ document.addEventListener("click", (event) => {
     setTimeout(() => { button.textContent = label; }, 1600);
   });
 });
-document.documentElement.classList.add("js");
+// Only the copy buttons change: a class on <html> would restyle the whole page once it has been laid out.
+for (const button of document.querySelectorAll(".copy-button[data-copy]")) button.classList.add("ready");
 
 // When htmx replaces a list the link that was clicked goes with it, and keyboard focus would fall back to
 // the top of the page: put it on the new list's heading instead.
