@@ -21,6 +21,7 @@ INSTITUTIONS_PER_PAGE = 50
 RESEARCHERS_PER_PAGE = 20
 PAPERS_PER_PAGE = 24
 RESEARCHERS_PAGE_PARAM = "researchers_page"
+CHOICES_SHOWN = 50  # institutions on the page that asks which one a shared name meant
 
 
 @require_GET
@@ -38,9 +39,6 @@ def institution_index(request: HttpRequest) -> HttpResponse:
     context = {"institutions": page, "name": name, "filter_query": urlencode({"q": name}) if name else ""}
     template = "institutions/index.html#results" if wants_fragment(request) else "institutions/index.html"
     return TemplateResponse(request, template, context)
-
-
-CHOICES_SHOWN = 50
 
 
 @require_GET
