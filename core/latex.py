@@ -194,10 +194,14 @@ class _MathReader:
             return argument + _ACCENTS[name] if len(argument) == 1 else argument
         if name in _UNWRAP:
             return self.argument()
-        # Unknown: leave the TeX as written rather than guess.
+        # Unknown (an author's own macro): its argument when it has one, for it is the content
+        # (\mathnormal{x}); else a letter's blackboard form (\Q for ℚ, \R for ℝ, as papers define
+        # them) or its name as plain text (\SL(2) reads SL(2)); a line break is a space. Never a backslash.
+        if name == "\\":
+            return " "
         if self.at < len(self.tokens) and self.tokens[self.at][1] == "{":
-            return f"\\{name}{{{self.argument()}}}"
-        return f"\\{name}"
+            return self.argument()
+        return _BLACKBOARD.get(name, name)
 
 
 def _grouped(text: str) -> str:

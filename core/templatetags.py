@@ -6,6 +6,7 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.http import QueryDict
+from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -81,6 +82,19 @@ def site_jsonld() -> SafeString:
                     "name": settings.SITE_NAME,
                     "url": f"{site_url}/",
                     "email": settings.CONTACT_EMAIL,
+                    "logo": {
+                        "@type": "ImageObject",
+                        "url": absolute_url(static("icons/icon-512.png")),
+                        "width": 512,
+                        "height": 512,
+                    },
+                    "contactPoint": {
+                        "@type": "ContactPoint",
+                        "contactType": "customer support",
+                        "email": settings.CONTACT_EMAIL,
+                        "url": f"{site_url}/contact",
+                        "availableLanguage": "en",
+                    },
                 },
                 {
                     "@type": "WebSite",

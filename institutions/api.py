@@ -51,7 +51,9 @@ class InstitutionOut(InstitutionBriefOut):
 def institution_or_404(key: str) -> Institution:
     institution = Institution.objects.resolve(key)
     if institution is None:
-        raise Http404(f"No institution {key[:100]!r}: give our id, a ROR id or the exact name")
+        raise Http404(
+            f"No institution {key[:100]!r}: give our id, a ROR id, the name or a part of it that names one"
+        )
     return institution
 
 

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db import models
-from django.db.models import Count, F, OuterRef, Subquery, Value
+from django.db.models import Count, Exists, F, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 if TYPE_CHECKING:
@@ -22,16 +22,31 @@ def ror_id_from(text: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
+def _members_wrote() -> Exists:
+    """For an institution (OuterRef pk): a researcher affiliated with it has a paper here."""
+    from institutions.models import Affiliation  # cycle: institutions.models imports this module
+
+    return Exists(
+        Affiliation.objects.filter(institution=OuterRef("pk"), researcher__authorships__isnull=False)
+    )
+
+
 class InstitutionQuerySet(models.QuerySet):
     def resolve(self, key: str) -> Institution | None:
-        """The institution an address names: its id, its ROR id (bare or as a URL), or its exact name."""
-        key = key.strip()
+        """The institution an address names: its id, its ROR id (bare or as a URL), its name in any case,
+        or part of its name when no other institution's name holds that part (/institutions/google).
+        None when nothing matches, or several do (`name_contains` lists them)."""
+        key = " ".join(key.split())
         if key.isascii() and key.isdigit():  # '①'.isdigit() too, and int() refuses it
             return self.filter(pk=int(key)).first()
         ror_id = ror_id_from(key)
         if ror_id:
             return self.filter(ror_id=ror_id).first()
-        return self.filter(name__iexact=key).order_by("id").first()
+        exact = self.filter(name__iexact=key).order_by("id").first()
+        if exact is not None or not key:
+            return exact
+        containing = list(self.name_contains(key).order_by("id")[:2])
+        return containing[0] if len(containing) == 1 else None
 
     def of_researcher(self, researcher: Researcher) -> InstitutionQuerySet:
         """The researcher's institutions, annotated with `last_known` and `years` of the affiliation:
@@ -64,6 +79,17 @@ class InstitutionQuerySet(models.QuerySet):
             .values("count")
         )
         return self.annotate(researcher_count=Coalesce(Subquery(researchers), Value(0)))
+
+    def with_papers_first(self) -> InstitutionQuerySet:
+        """Annotates `has_papers` (a member of it has a paper here) and puts those first, then by name."""
+        return self.annotate(has_papers=_members_wrote()).order_by("-has_papers", "name", "id")
+
+    def with_papers(self) -> InstitutionQuerySet:
+        """Institutions a member of which has a paper here: the ones worth listing unasked."""
+        return self.filter(_members_wrote())
+
+    def most_researchers_first(self) -> InstitutionQuerySet:
+        return self.with_researcher_counts().order_by("-researcher_count", "name", "id")
 
     def matching_name(self, text: str) -> InstitutionQuerySet:
         """Institutions whose name holds every word of `text` (three letters or more), most similar

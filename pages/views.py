@@ -1,3 +1,5 @@
+import functools
+import json
 import logging
 
 from django.conf import settings
@@ -5,9 +7,11 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 from django.template.response import TemplateResponse
+from django.templatetags.static import static
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from core.negotiation import markdown_alternative
+from core.negotiation import MARKDOWN_CONTENT_TYPE, markdown_alternative, prefers_markdown
 from institutions.models import Institution
 from papers.models import Paper
 from researchers.models import Researcher
@@ -18,6 +22,7 @@ LATEST_PAPERS_SHOWN = 12
 
 
 @require_GET
+@markdown_alternative
 def home(request: HttpRequest) -> HttpResponse:
     counts = {
         "papers": Paper.objects.count(),
@@ -26,6 +31,57 @@ def home(request: HttpRequest) -> HttpResponse:
     }
     latest = Paper.objects.newest_first().for_lists().with_authors()[:LATEST_PAPERS_SHOWN]
     return TemplateResponse(request, "pages/home.html", {"counts": counts, "latest": latest})
+
+
+ICONS = settings.BASE_DIR / "static" / "icons"
+ICON_FILES = {"favicon.ico": "image/x-icon", "apple-touch-icon.png": "image/png"}
+ICON_MAX_AGE = 86400
+
+
+@functools.cache
+def _icon_bytes(name: str) -> bytes:
+    return (ICONS / name).read_bytes()
+
+
+@require_GET
+def icon(request: HttpRequest, name: str) -> HttpResponse:
+    """/favicon.ico and /apple-touch-icon.png, where browsers look for them unasked (pages link the same
+    files under /static/ too)."""
+    response = HttpResponse(_icon_bytes(name), content_type=ICON_FILES[name])
+    patch_cache_control(response, public=True, max_age=ICON_MAX_AGE)
+    return response
+
+
+@require_GET
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    manifest = {
+        "name": settings.SITE_NAME,
+        "short_name": settings.SITE_NAME,
+        "description": "Open scholarly search: arXiv papers, their researchers and institutions.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "browser",
+        "background_color": "#fbf8f1",
+        "theme_color": "#fbf8f1",
+        "icons": [
+            {"src": static("icons/icon.svg"), "type": "image/svg+xml", "sizes": "any"},
+            {
+                "src": static("icons/icon-192.png"),
+                "type": "image/png",
+                "sizes": "192x192",
+                "purpose": "any maskable",
+            },
+            {
+                "src": static("icons/icon-512.png"),
+                "type": "image/png",
+                "sizes": "512x512",
+                "purpose": "any maskable",
+            },
+        ],
+    }
+    response = HttpResponse(json.dumps(manifest, indent=2), content_type="application/manifest+json")
+    patch_cache_control(response, public=True, max_age=ICON_MAX_AGE)
+    return response
 
 
 @require_GET
@@ -43,8 +99,17 @@ def static_page(request: HttpRequest, template: str) -> HttpResponse:
 
 
 def not_found(request: HttpRequest, *, queued_arxiv_id: str | None = None) -> TemplateResponse:
-    """The 404 page; for a paper we do not have yet, it says that a fetch from arXiv has been queued."""
-    return TemplateResponse(request, "404.html", {"queued_arxiv_id": queued_arxiv_id}, status=404)
+    """The 404 page, a guide to the site's addresses, in HTML or (to `Accept: text/markdown`) Markdown; for
+    a paper we do not have yet, it says that a fetch from arXiv has been queued."""
+    context = {"queued_arxiv_id": queued_arxiv_id}
+    if prefers_markdown(request):
+        response = TemplateResponse(
+            request, "404.md", context, status=404, content_type=MARKDOWN_CONTENT_TYPE
+        )
+    else:
+        response = TemplateResponse(request, "404.html", context, status=404)
+    patch_vary_headers(response, ["Accept"])
+    return response
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -64,9 +129,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
         "SITE_URL": settings.SITE_URL,
         "CONTACT_EMAIL": settings.CONTACT_EMAIL,
     }
+    markdown = prefers_markdown(request)
     try:
-        html = loader.get_template("500.html").render(context)
+        body = loader.get_template("500.md" if markdown else "500.html").render(context)
     except Exception:  # the frame itself failed (static manifest, a template): answer in plain text
         logger.exception("the 500 page could not be rendered")
         return HttpResponse("Something went wrong on our side.", status=500, content_type="text/plain")
-    return HttpResponse(html, status=500)
+    response = HttpResponse(body, status=500, content_type=MARKDOWN_CONTENT_TYPE if markdown else None)
+    patch_vary_headers(response, ["Accept"])
+    return response

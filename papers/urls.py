@@ -13,6 +13,7 @@ ARXIV_ID = r"(?P<arxiv_id>\d{4}\.\d{4,5}(?:v\d+)?|[a-zA-Z][a-zA-Z\-]*(?:\.[A-Za-
 urlpatterns = [
     re_path(rf"^papers/{ARXIV_ID}-(?P<slug>[-a-zA-Z0-9_]*)$", views.paper_detail, name="detail"),
     re_path(rf"^papers/{ARXIV_ID}/?$", views.paper_detail, name="by-id"),
+    re_path(rf"^papers/{ARXIV_ID}/card\.png$", views.paper_card_image, name="card"),
     path("rss/latest.xml", LatestPapersFeed(), name="feed-latest"),
     path("rss/category/<str:category>.xml", CategoryFeed(), name="feed-category"),
     path("sitemaps/papers.xml", sitemap_section, {"sitemap_class": PaperSitemap}, name="sitemap"),

@@ -2,11 +2,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
+from core.cards import card_response
 from core.negotiation import markdown_alternative
 from core.responses import canonical_redirect
 from harvest.on_demand import paper_fetch_request
 from pages.views import not_found
 from papers.bibtex import bibtex_entry
+from papers.cards import paper_card, paper_card_url
 from papers.identifiers import parse_arxiv_id
 from papers.models import Paper
 from papers.structured_data import paper_jsonld
@@ -43,4 +45,16 @@ def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -
         "bibtex": bibtex_entry(paper),
         "jsonld": paper_jsonld(paper),
     }
+    card = paper_card(paper)
+    context |= {"card": card, "card_url": paper_card_url(paper, card)}
     return TemplateResponse(request, "papers/detail.html", context)
+
+
+@require_GET
+def paper_card_image(request: HttpRequest, arxiv_id: str) -> HttpResponse:
+    """The paper's social card, 1200×630 PNG."""
+    parsed = parse_arxiv_id(arxiv_id)
+    paper = Paper.objects.defer("search_vector", "embedding").by_arxiv_id(parsed).first() if parsed else None
+    if paper is None:
+        raise Http404("No such paper here")
+    return card_response(request, paper_card(paper))

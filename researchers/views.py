@@ -5,11 +5,13 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from core.cards import card_response
 from core.negotiation import markdown_alternative
 from core.pagination import paginate
 from core.responses import canonical_redirect, wants_fragment
 from papers.listing import PaperListing
 from papers.models import Paper
+from researchers.cards import researcher_card, researcher_card_url
 from researchers.coauthor_graph import coauthor_graph
 from researchers.figures import profile_figures
 from researchers.models import Researcher, ResearcherRedirect
@@ -21,6 +23,7 @@ RESEARCHERS_PER_PAGE = 50
 
 
 @require_GET
+@markdown_alternative
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_index(request: HttpRequest) -> HttpResponse:
     name = request.GET.get("q", "").strip()[:200]
@@ -77,4 +80,15 @@ def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None
         "description": researcher_description(researcher),
         "jsonld": researcher_jsonld(researcher, institutions=figures.institutions),
     }
+    card = researcher_card(researcher, institutions=figures.institutions)
+    context |= {"card": card, "card_url": researcher_card_url(researcher, card)}
     return TemplateResponse(request, "researchers/detail.html", context)
+
+
+@require_GET
+def researcher_card_image(request: HttpRequest, researcher_id: int) -> HttpResponse:
+    """The researcher's social card, 1200×630 PNG."""
+    researcher = get_object_or_404(Researcher.objects.with_paper_counts(), pk=researcher_id)
+    return card_response(
+        request, researcher_card(researcher, institutions=profile_figures(researcher).institutions)
+    )

@@ -25,7 +25,7 @@ from tests.harvest.replay import ReplayServer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-DEMO_LISTING_LIMIT = 1500  # + 200 Kaggle + 100 API papers: enough to rank against, quick to embed
+DEMO_LISTING_LIMIT = 1500  # + 200 Kaggle + 92 API papers: enough to rank against, quick to embed
 
 
 @pytest.fixture(scope="session")

@@ -47,3 +47,47 @@ def test_a_bad_parameter_gets_the_400_page_with_its_message(client):
         researcher.get_absolute_url()
     ]
     assert page.xpath("//footer[@class='site-footer']")
+
+
+GUIDE = [
+    "/papers/<arxiv-id>-<title> — the id alone works and redirects, e.g. /papers/2401.01234. "
+    "The old /papers/astro-ph/9901001 form too.",
+    "/researchers/<id>-<name> — the id alone works and redirects. "
+    "Ids come from search results, not from names.",
+    "/institutions/<id>-<name> — an id, a ROR id or a name all resolve to the canonical page.",
+    "Every indexable URL is listed in the sitemap. Automated readers: see llms.txt — "
+    "and this URL returns the same guidance as Markdown if you ask for it with an Accept header.",
+]
+
+
+def test_a_404_teaches_the_url_scheme(client):
+    main = text_of(tree(client.get("/nowhere/at/all")).xpath("//main")[0])
+    for sentence in GUIDE:
+        assert sentence in main, sentence
+
+
+def test_a_404_answers_markdown_when_asked(client):
+    response = client.get("/nowhere/at/all", headers={"Accept": "text/markdown"})
+    assert response.status_code == 404
+    assert response["Content-Type"] == "text/markdown; charset=utf-8" and "Accept" in response["Vary"]
+    text = response.content.decode()
+    assert text.startswith("# This page isn't here\n\nThe link may be mistyped")
+    flat = " ".join(text.replace("`", "").split())
+    for sentence in GUIDE:
+        assert sentence in flat, sentence
+    assert "<html" not in text and client.get("/nowhere/at/all")["Content-Type"].startswith("text/html")
+
+
+def test_a_paper_not_here_yet_says_so_in_markdown_too(client):
+    response = client.get("/papers/9912.99998", headers={"Accept": "text/markdown"})
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/markdown")
+    assert "# This page isn't here" in response.content.decode()
+
+
+@pytest.mark.urls("tests.urls_with_a_broken_page")
+def test_a_failing_page_answers_markdown_when_asked(client):
+    client.raise_request_exception = False
+    response = client.get("/broken", headers={"Accept": "text/markdown"})
+    assert response.status_code == 500 and response["Content-Type"] == "text/markdown; charset=utf-8"
+    text = response.content.decode()
+    assert text.startswith("# Something went wrong on our side\n") and "broken on purpose" not in text

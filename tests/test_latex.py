@@ -19,7 +19,9 @@ from core.latex import readable_html, readable_text
         ("50\\% of \\emph{all} cases", "50% of all cases"),
         ("costs \\$5, not $a$", "costs $5, not a"),
         ("an unclosed $ dollar", "an unclosed $ dollar"),
-        ("$\\unknowncommand{x}$", "\\unknowncommand{x}"),
+        ("$\\unknowncommand{x}$", "x"),
+        ("forms over $\\Q(\\sqrt{5})$ via", "forms over ℚ(√5) via"),  # 0704.0011: an author's own macro
+        ("$\\SL(2, \\Z)$ and $a \\\\ b$", "SL(2, ℤ) and a b"),
         ("We study\n   the  thing", "We study the thing"),
         ("", ""),
     ],

@@ -29,6 +29,8 @@ from core.env import (
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("WOVEPAPER_VAR_DIR", str(BASE_DIR / "var")))
+# Social cards (core/cards.py), one PNG per page, named by what it shows.
+CARDS_DIR = Path(env_str("CARDS_DIR", str(VAR_DIR / "cards")))
 
 DEBUG = env_bool("DEBUG", False)
 

@@ -39,6 +39,7 @@ INSTITUTIONS_SHOWN = 3
 BROWSE_SNIPPET_WORDS = 40
 AUTHORS_SHOWN = 8  # the rest are counted: "and 2,990 more"
 RECENT_PAPERS_TTL = 600  # seconds
+BROWSE_COUNT_CAP = 10_000  # a list of filters alone (author:, cat:) counts its papers up to this many
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,10 @@ class SearchResults:
 
     @property
     def num_pages(self) -> int | None:
-        return math.ceil(self.total / self.per_page) if self.total is not None else None
+        if self.total is None:
+            return None
+        offered = max(1, settings.SEARCH_MAX_RESULTS // self.per_page)
+        return min(math.ceil(self.total / self.per_page), offered)
 
     @property
     def has_previous(self) -> bool:
@@ -182,7 +186,12 @@ def rank(query: ParsedQuery, *, needed: int) -> Ranking:
     papers = Paper.objects.filtered_by(query.filters)
     full = words_query(query.clauses, query.excluded)
     if not query.has_topic:
-        return Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "browse")
+        matching = papers.matching_words(full)
+        entries = _in_order(matching, query.sort, needed + 1)
+        if query.is_empty:  # the whole corpus, newest first: its size is on the home page
+            return Ranking(entries, "browse")
+        total = matching.order_by()[: BROWSE_COUNT_CAP + 1].count()  # author:, cat:, year: alone
+        return Ranking(entries, "browse", min(total, BROWSE_COUNT_CAP), total > BROWSE_COUNT_CAP)
     if query.mode is Mode.KEYWORD:
         if full is not None and query.sort is not Sort.RELEVANCE:  # every match in SQL order: no ranking
             return Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "keyword")

@@ -124,6 +124,11 @@ class ParsedQuery:
         return bool(self.topic_terms)
 
     @property
+    def is_empty(self) -> bool:
+        """Nothing asked: no words, no exclusions, no filters (the latest papers; nothing worth saving)."""
+        return not self.clauses and not self.excluded and self.filters == Filters()
+
+    @property
     def semantic_text(self) -> str:
         """What the query means, for the embedding model: its topic words in the order typed."""
         return " ".join(term.text for term in self.topic_terms)

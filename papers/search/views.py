@@ -1,10 +1,12 @@
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from core.negotiation import markdown_alternative
 from core.ratelimits import too_many_requests, wait_seconds
 from papers.models import Paper
 from papers.search import engine
@@ -17,6 +19,7 @@ CATEGORY_CHOICES_SHOWN = 12
 
 
 @require_GET
+@markdown_alternative
 @vary_on_headers("HX-Request")
 def search(request: HttpRequest) -> HttpResponse:
     if wait := wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT):
@@ -28,7 +31,7 @@ def search(request: HttpRequest) -> HttpResponse:
     except InvalidSearch as error:
         fallback = SearchParams(q=request.GET.get("q", ""))
         context = _context(request, fallback, results=None) | {"error": str(error)}
-        return render(request, template, context, status=400)
+        return TemplateResponse(request, template, context, status=400)
     arxiv_id = params.arxiv_id
     paper = Paper.objects.by_arxiv_id(arxiv_id).first() if arxiv_id else None
     if paper is not None and not request.htmx:
@@ -36,7 +39,7 @@ def search(request: HttpRequest) -> HttpResponse:
     results = engine.run(params.parsed(), page=params.page)
     missing = arxiv_id if arxiv_id is not None and paper is None else None
     context = _context(request, params, results) | {"id_paper": paper, "missing_arxiv_id": missing}
-    response = render(request, template, context)
+    response = TemplateResponse(request, template, context)
     if request.htmx:  # the address bar shows the search without the form's empty fields
         page = str(results.page) if results.page > 1 else None
         response["HX-Push-Url"] = reverse("search:search") + changed(request.GET, {"page": page}).rstrip("?")

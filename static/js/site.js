@@ -11,7 +11,8 @@ document.addEventListener("click", (event) => {
     setTimeout(() => { button.textContent = label; }, 1600);
   });
 });
-document.documentElement.classList.add("js");
+// Only the copy buttons change: a class on <html> would restyle the whole page once it has been laid out.
+for (const button of document.querySelectorAll(".copy-button[data-copy]")) button.classList.add("ready");
 
 // When htmx replaces a list the link that was clicked goes with it, and keyboard focus would fall back to
 // the top of the page: put it on the new list's heading instead.
@@ -23,4 +24,15 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (!heading) return;
   heading.setAttribute("tabindex", "-1");
   heading.focus({ preventScroll: true });
+});
+
+// htmx redraws the search results with their filters: a filters disclosure the reader opened (on a narrow
+// screen) stays open across the redraw.
+let filtersOpen = false;
+document.addEventListener("htmx:beforeSwap", () => {
+  filtersOpen = Boolean(document.querySelector(".filters-disclosure[open]"));
+});
+document.addEventListener("htmx:afterSwap", () => {
+  const disclosure = document.querySelector(".filters-disclosure");
+  if (disclosure && filtersOpen) disclosure.open = true;
 });

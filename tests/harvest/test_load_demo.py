@@ -1,3 +1,4 @@
+import datetime
 from io import StringIO
 
 import pytest
@@ -43,9 +44,8 @@ def snapshot() -> tuple:
 
 def test_it_loads_real_papers_with_their_authors_in_order():
     summary = load_demo()
-    assert (
-        "600 created" in summary
-    )  # 300 from the listing, 200 from the Kaggle snapshot, 100 from the API feed
+    # 300 from the listing, 200 from the Kaggle snapshot, 92 from the API feed (first posted by 30 June 2025)
+    assert "592 created" in summary
     paper = Paper.objects.get(arxiv_id="2504.21040")
     assert paper.title.startswith("Can a Large Language Model Assess Urban Design Quality?")
     assert paper.authors[:2] == ["Chenyi Cai", "Kosuke Kuriyama"]
@@ -68,7 +68,7 @@ def test_a_second_run_changes_nothing():
     load_demo()
     before = snapshot()
     summary = load_demo()
-    assert "0 created, 0 updated, 600 unchanged" in summary
+    assert "0 created, 0 updated, 592 unchanged" in summary
     assert "upstream demo: 0 created, 21 unchanged papers" in summary
     assert snapshot() == before
 
@@ -129,3 +129,12 @@ def test_ror_records_become_institutions():
     )
     assert Institution.objects.get(ror_id="02atag894").name == "Office of Nuclear Physics"
     assert Institution.objects.filter(ror_id__isnull=False).count() >= 21
+
+
+def test_the_api_sample_stops_where_the_listing_does():
+    """The arXiv API sample's entries first posted after the listing's last day (8 real papers of July
+    2025 to April 2026, all about software testing) would be the home page's latest papers."""
+    load_demo()
+    assert Paper.objects.filter(arxiv_id="2202.12139").exists()  # in the sample, from 2022
+    assert not Paper.objects.filter(published__gt=datetime.date(2025, 6, 30)).exists()
+    assert not Paper.objects.filter(arxiv_id="2604.03438").exists()

@@ -126,16 +126,30 @@ def test_the_json_ld_and_the_head(client, monash):
 @pytest.mark.parametrize(
     "key",
     ["{id}", "{id}-wrong-slug", "0weftmo86", "0WEFTMO86", "https://ror.org/0weftmo86",
-     "https:/ror.org/0weftmo86", quote("Monash Weaving Institute"), quote("monash weaving institute")],
+     "https:/ror.org/0weftmo86", quote("Monash Weaving Institute"), quote("monash weaving institute"),
+     "Monash", "monash", quote("weaving  institute")],
 )  # fmt: skip
-def test_an_id_a_ror_id_or_the_exact_name_leads_to_the_canonical_page(client, monash, key):
+def test_an_id_a_ror_id_or_a_name_leads_to_the_canonical_page(client, monash, key):
     response = client.get(f"/institutions/{key.format(id=monash.pk)}")
     assert (response.status_code, response["Location"]) == (301, monash.get_absolute_url())
 
 
-@pytest.mark.parametrize("key", ["0zzzzzz99", "Monash", "https://example.org/0weftmo86", "999999999-nowhere"])
+@pytest.mark.parametrize("key", ["0zzzzzz99", "Sydney", "https://example.org/0weftmo86", "999999999-nowhere"])
 def test_an_address_that_names_no_institution_is_a_404(client, monash, key):
     assert client.get(f"/institutions/{key}").status_code == 404
+
+
+def test_a_name_several_institutions_share_offers_a_choice(client, monash):
+    make_institution("Monash Loom College", country_code="AU")
+    response = client.get("/institutions/monash")
+    assert response.status_code == 300
+    page = tree(response)
+    assert text_of(page.xpath("//main//h1")[0]) == "Which “monash”?"
+    assert page.xpath("//main//ul[@class='people-list']/li/a/text()") == [
+        "Monash Weaving Institute",  # most researchers first
+        "Monash Loom College",
+    ]
+    assert page.xpath("//meta[@name='robots']/@content") == ["noindex, follow"]
 
 
 def test_a_category_that_cannot_be_one_is_a_400(client, monash):

@@ -329,3 +329,24 @@ def test_it_limits_each_address_and_answers_429_with_retry_after(client, setting
     blocked = [response for response in responses if response.status_code == 429]
     assert blocked and 1 <= int(blocked[0]["Retry-After"]) <= 60  # until the minute's count starts over
     assert "Too many requests" in blocked[0].content.decode()
+
+
+def test_an_author_search_says_how_many_papers_it_found(client):
+    weaver = make_researcher("Ada Zorblaxweaver")
+    for number in range(3):
+        make_paper(title=f"Loom {number}", authors=[weaver])
+    understood = text_of(
+        tree(client.get("/search", {"q": 'author:"Ada Zorblaxweaver"'})).xpath("//p[@class='understood']")[0]
+    )
+    assert understood == "Latest papers by Ada Zorblaxweaver · 3 results"
+
+
+def test_an_empty_search_offers_nothing_to_save_and_may_be_indexed(client):
+    make_paper(title=f"A {WORD} loom")
+    empty = tree(client.get("/search"))
+    assert not empty.xpath("//p[@class='save-search']")
+    assert not empty.xpath("//meta[@name='robots']")
+    assert empty.xpath("//link[@rel='canonical']/@href") == ["http://127.0.0.1:8000/search"]
+    asked = tree(client.get("/search", {"q": WORD}))
+    assert asked.xpath("//p[@class='save-search']//a[text()='Save this search']")
+    assert asked.xpath("//meta[@name='robots']/@content") == ["noindex, follow"]
