@@ -72,6 +72,13 @@ class DemoCorpus:
     paper_count: int
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's own order (database tests first)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The demo corpus is committed once a session and stays: the tests that use it (directly or through
+    the live site) run last, so every other test starts from an empty database whatever its file's name."""
+    items.sort(key=lambda item: "demo_corpus" in getattr(item, "fixturenames", ()))
+
+
 @pytest.fixture(scope="session")
 def demo_corpus(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> DemoCorpus:
     """The real demo corpus (a slice of the listing, all else), committed and embedded, once a session."""

@@ -296,7 +296,7 @@ def test_the_head_has_title_description_canonical_and_social_cards(client, profi
     assert page.xpath("//link[@rel='canonical']/@href") == [canonical]
     assert page.xpath("//meta[@property='og:url']/@content") == [canonical]
     assert page.xpath("//meta[@property='og:title']/@content") == ["Grace Weftwright"]
-    assert page.xpath("//meta[@name='twitter:card']/@content") == ["summary"]
+    assert page.xpath("//meta[@name='twitter:card']/@content") == ["summary_large_image"]
 
 
 def test_the_json_ld_has_the_person_the_breadcrumbs_and_the_site(client, profile):
