@@ -1,8 +1,11 @@
 """Links to this site: the absolute URL of one of its paths, and where to send someone after a form (only
 ever a path on this site)."""
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.http import HttpRequest
+from django.shortcuts import resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 
 
@@ -26,3 +29,9 @@ def next_path(request: HttpRequest, fallback: str) -> str:
     """The `next` the request carries (form field first, then query string) if it is one of our paths."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     return target if own_path(target) else fallback
+
+
+def sign_in_url(next_path_: str) -> str:
+    """The sign-in page, coming back to `next_path_` (one of our paths) afterwards."""
+    sign_in = resolve_url(settings.LOGIN_URL)
+    return f"{sign_in}?{urlencode({'next': next_path_})}" if own_path(next_path_) else sign_in

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("institutions.urls")),
     path("", include("harvest.urls")),
     path("", include("accounts.urls")),
+    path("", include("chat.urls")),
     path("admin/", admin.site.urls),
     path("openapi.json", api.openapi_json, name="openapi"),
     path("api/docs", api.api_docs, name="api-docs"),
