@@ -148,8 +148,10 @@ def _candidates(scope: Scope, parsed: ParsedQuery, vector: np.ndarray) -> tuple[
             Q(pk__in=Paper.objects.references_of(focus).most_cited().values("pk")[:NEIGHBOURS_READ])
             | Q(pk__in=Paper.objects.citations_of(focus).most_cited().values("pk")[:NEIGHBOURS_READ])
             | Q(pk__in=Paper.objects.similar_to(focus).values("pk")[:SIMILAR_READ])
-        )
-        return focus.pk, _nearest(neighbours, vector, limit - 1)
+        ).values_list("pk", flat=True)
+        # Their ids first: for a short list of ids PostgreSQL sorts the few rows by distance, where the
+        # subqueries' estimates could send it walking the HNSW index for rows that pass them.
+        return focus.pk, _nearest(Paper.objects.filter(pk__in=list(neighbours)), vector, limit - 1)
     if scope.kind is ScopeKind.RESEARCHER:
         papers = Paper.objects.by_researcher(Researcher(pk=int(scope.key)))
     else:

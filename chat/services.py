@@ -64,6 +64,11 @@ def answer_claim(*, message: Message) -> bool:
     return claimed == 1
 
 
+def answer_release(*, message: Message) -> None:
+    """Gives back a claimed answer that was not finished (its stream was closed half-way)."""
+    Message.objects.filter(pk=message.pk, state=Message.State.ANSWERING).update(state=Message.State.PENDING)
+
+
 def answer_events(*, message: Message) -> Iterator[Event]:
     """Composes a claimed answer: its text in pieces as it comes, then the Answer once it is saved.
     Retrieval follows the conversation: the previous question joins this one in finding papers, and the

@@ -155,6 +155,9 @@ def _events(message: Message) -> Iterator[str]:
             for event in services.answer_events(message=message):
                 if not isinstance(event, Answer):
                     yield _sse("delta", {"text": event})
+        except GeneratorExit:  # the reader went away half-way: the next request composes it again
+            services.answer_release(message=message)
+            raise
         except Exception:
             logger.exception("chat: composing answer %s failed", message.pk)
             services.answer_fail(message=message)

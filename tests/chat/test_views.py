@@ -90,6 +90,22 @@ def test_with_htmx_the_answer_streams_in_then_arrives_whole(client, reader, weav
     assert [name for name, _ in again] == ["done"]
 
 
+@pytest.mark.django_db(transaction=True)  # closing the response closes the connection, as in production
+def test_a_stream_closed_half_way_leaves_the_answer_to_the_next_one(client, reader, weaving):
+    response = ask(client, f"paper:{weaving.twill.arxiv_id}", htmx=True)
+    url = tree(response).xpath("//li[@data-chat-stream]/@data-chat-stream")[0]
+    stream = client.get(url)
+    chunks = iter(stream.streaming_content)
+    assert next(chunks) == b"retry: 2000\n\n"
+    assert next(chunks).startswith(b"event: delta")
+    stream.close()  # the reader closed the tab
+    answer = Message.objects.get(conversation__owner=reader, role="answer")
+    assert answer.state == "pending"
+    assert events(client.get(url))[-1][0] == "done"
+    answer.refresh_from_db()
+    assert answer.state == "done" and answer.content.startswith("Twill weaves")
+
+
 def test_a_follow_up_keeps_the_conversation(client, reader, weaving):
     ask(client, f"paper:{weaving.twill.arxiv_id}")
     conversation = Conversation.objects.get(owner=reader)
@@ -156,16 +172,15 @@ def test_questions_have_a_daily_budget(client, reader, weaving, settings):
     assert ask(client, "corpus").status_code == 302
     limited = ask(client, "corpus")
     assert limited.status_code == 429
-    assert 3600 < int(limited["Retry-After"]) <= 86400 or int(limited["Retry-After"]) <= 86400
+    assert 0 < int(limited["Retry-After"]) <= 86400
+    assert "Ask again in" in limited.content.decode()
 
 
 def test_signed_out_readers_are_sent_to_sign_in(client, weaving):
     for path in ("/chat", "/chat/ask", "/chat/1", "/chat/1.md", "/chat/answers/1/stream"):
         response = client.get(path)
         assert response.status_code == 302
-        assert response["Location"].startswith(f"/accounts/sign-in?next={path.replace('/', '%2F')}") or (
-            response["Location"] == f"/accounts/sign-in?next={path}"
-        )
+        assert response["Location"] == f"/accounts/sign-in?next={path}"
     assert ask(client, "corpus").status_code == 302
     assert not Conversation.objects.exists()
 
