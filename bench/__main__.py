@@ -56,6 +56,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--output", type=Path, default=BASE_DIR / "bench" / "results", help="where the JSON goes"
     )
     parser.add_argument("--rebuild", action="store_true", help="build the corpus again even if it is there")
+    parser.add_argument(
+        "--chat-questions",
+        type=int,
+        default=None,
+        help="chat questions asked (default: all of chat's evaluation set)",
+    )
     args = parser.parse_args(argv)
     if args.papers < 1000:
         parser.error("--papers must be at least 1000")

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.management import call_command
 from tqdm import tqdm
 
-from bench import corpus, database, measure
+from bench import chat, corpus, database, measure
 from bench.sources import load_sources
 from wovepaper.wsgi import freeze_start_up
 
@@ -121,6 +121,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
         "queries": [query.text for query in bench_queries],
         "search": measure.search_cases(bench_queries, args.repeat),
         "pages": measure.pages(bench_queries, args.repeat, args.seed),
+        "chat": chat.measure(args.repeat, args.seed, questions=args.chat_questions),
     }
     # Other work on the machine slows every number: say how busy it was.
     report["machine"]["load_average_at_end"] = os.getloadavg()[0]
@@ -128,6 +129,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
     path = args.output / f"search-{spec.papers}.json"
     path.write_text(json.dumps(report, indent=2) + "\n")
     print(table(report))
+    print(chat.table(report["chat"]))
     print(f"written to {path}")
     return report
 

@@ -1,10 +1,11 @@
 """Links to this site: the absolute URL of one of its paths, and where to send someone after a form (only
 ever a path on this site); and the only links to elsewhere a page may show (http and https)."""
 
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.shortcuts import resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 
 
@@ -42,3 +43,9 @@ def web_url(value: object) -> str:
     except ValueError:
         return ""
     return text if parts.scheme.lower() in ("http", "https") and parts.netloc else ""
+
+
+def sign_in_url(next_path_: str) -> str:
+    """The sign-in page, coming back to `next_path_` (one of our paths) afterwards."""
+    sign_in = resolve_url(settings.LOGIN_URL)
+    return f"{sign_in}?{urlencode({'next': next_path_})}" if own_path(next_path_) else sign_in

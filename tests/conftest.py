@@ -19,9 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from devserver.localservices import free_port, port_is_open
 from tests.harvest.replay import ReplayServer
+
+# These machines have slow hours (everything two to five times slower): a property test judges its
+# inputs, not how fast they were drawn or checked.
+hypothesis_settings.register_profile("wovepaper", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("wovepaper")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

@@ -128,6 +128,7 @@ INSTALLED_APPS = [
     "ninja",  # its Swagger UI is then served from our own static files, not a CDN
     "accounts",
     "csp",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -166,6 +167,7 @@ TEMPLATES = [
                 "wovepaper": "core.templatetags",
                 "markdown": "core.markdown",
                 "papers": "papers.templatetags",
+                "chat": "chat.templatetags",
             },
         },
     },
@@ -383,3 +385,14 @@ LLM_MODEL = env_optional("LLM_MODEL")
 if LLM_BASE_URL and not LLM_MODEL:
     raise ImproperlyConfigured("LLM_MODEL must name the model when LLM_BASE_URL is set")
 LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 30, minimum=1)
+
+# Chat with the papers (chat/). Questions per account: CHAT_RATE_LIMIT (core.rates' notation) and at most
+# CHAT_DAILY_QUESTIONS a day; a longer question than CHAT_MAX_QUESTION_CHARS is refused. An answer quoted
+# from the abstracts has at most CHAT_ANSWER_SENTENCES sentences. At most CHAT_CANDIDATE_PAPERS papers have
+# their sentences ranked for a question, whose vectors are cached for CHAT_SENTENCE_VECTOR_TTL seconds.
+CHAT_RATE_LIMIT = env_rate("CHAT_RATE_LIMIT", "20/h")
+CHAT_DAILY_QUESTIONS = env_int("CHAT_DAILY_QUESTIONS", 100, minimum=1)
+CHAT_MAX_QUESTION_CHARS = env_int("CHAT_MAX_QUESTION_CHARS", 1000, minimum=20)
+CHAT_ANSWER_SENTENCES = env_int("CHAT_ANSWER_SENTENCES", 4, minimum=1)
+CHAT_CANDIDATE_PAPERS = env_int("CHAT_CANDIDATE_PAPERS", 8, minimum=2)
+CHAT_SENTENCE_VECTOR_TTL = env_int("CHAT_SENTENCE_VECTOR_TTL", 60 * 60 * 24 * 30, minimum=60)

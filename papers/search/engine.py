@@ -211,7 +211,7 @@ def rank(query: ParsedQuery, *, needed: int) -> Ranking:
         for entry in _semantic(papers, query, limit=depth)
         if entry.distance is not None and entry.distance <= settings.SEARCH_HYBRID_MAX_DISTANCE
     ]
-    entries = _sorted(_fused(_keyword(query, papers, full)[:depth], semantic), query.sort)
+    entries = _sorted(fused(_keyword(query, papers, full)[:depth], semantic), query.sort)
     return Ranking(entries, "hybrid", len(entries))
 
 
@@ -271,7 +271,7 @@ def _semantic(papers: PaperQuerySet, query: ParsedQuery, *, limit: int) -> list[
     ]
 
 
-def _fused(keyword: list[RankedPaper], semantic: list[RankedPaper]) -> list[RankedPaper]:
+def fused(keyword: list[RankedPaper], semantic: list[RankedPaper]) -> list[RankedPaper]:
     """Reciprocal rank fusion: each list gives 1 / (RRF_K + place); a paper in both lists adds both."""
     fused = {entry.paper_id: entry for entry in keyword}
     for entry in semantic:

@@ -18,7 +18,7 @@ def bench(*args: str) -> subprocess.CompletedProcess:
 
 def test_it_builds_a_corpus_measures_search_and_pages_and_reuses_the_corpus(scratch_database, tmp_path):
     args = ["--papers", "2000", "--repeat", "1", "--database-url", scratch_database]
-    args += ["--output", str(tmp_path)]
+    args += ["--output", str(tmp_path), "--chat-questions", "3"]
     first = bench(*args)
     assert first.returncode == 0, first.stderr[-3000:]
     report = json.loads((tmp_path / "search-2000.json").read_text())
@@ -35,6 +35,12 @@ def test_it_builds_a_corpus_measures_search_and_pages_and_reuses_the_corpus(scra
     assert report["search"]["semantic + 1% filter"]["full_pages"] >= 0.9  # 20 papers carry the 1% category
     assert any(name.startswith("researcher page (10 papers)") for name in report["pages"])
     assert "semantic + 1% filter" in first.stdout and "recall@10" in first.stdout
+    chat = report["chat"]
+    assert chat["questions"] == 3
+    for case in ("retrieval, whole corpus", "retrieval, a paper"):
+        assert chat[case]["cold"]["n"] == 3 and chat[case]["warm"]["n"] == 3
+    assert chat["first words, whole corpus"]["p50_ms"] > 0
+    assert "first words, whole corpus" in first.stdout
     assert "index paper_embedding_hnsw" in first.stderr  # progress bars go to stderr
 
     second = bench(*args)
