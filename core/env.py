@@ -6,7 +6,7 @@ deployment stops start-up with one clear line instead of running with a surprisi
 
 import os
 import re
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -93,3 +93,9 @@ def env_rate(name: str, default: str) -> str:
             f"{name} must look like 600/m, 100/5m or 10/h (requests per s, m, h or d), got {value!r}"
         ) from None
     return value
+
+
+def redis_database_url(url: str, database: int) -> str:
+    """The same Redis server as `url`, another of its numbered databases."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{database}"))

@@ -21,6 +21,7 @@ from core.env import (
     env_rate,
     env_str,
     env_url,
+    redis_database_url,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -43,7 +44,8 @@ CONTACT_EMAIL = env_email("CONTACT_EMAIL", "hello@wovepaper.org")
 # HTTPS hardening follows DEBUG unless told otherwise: `make run` serves plain HTTP on loopback.
 HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP inside the network
+# container health checks speak plain HTTP inside the network
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if HTTPS else 0
@@ -93,6 +95,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "wovepaper.api.json_error_bodies",
+    "core.ratelimits.RateLimitUnavailableMiddleware",  # a limit that fails closed while Redis is away: 503
 ]
 
 ROOT_URLCONF = "wovepaper.urls"
@@ -125,18 +128,39 @@ DATABASE_URL = env_url(
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Redis holds two things that must not share a fate: the Celery broker and the harvesters' politeness
+# (REDIS_URL, database 0: never evicted) and the cache (CACHE_REDIS_URL, by default database 1 of the same
+# server; in docker-compose.yml a Redis of its own with maxmemory and LRU eviction).
 REDIS_URL = env_url("REDIS_URL", "redis://127.0.0.1:63790/0", schemes=("redis", "rediss"))
+CACHE_REDIS_URL = env_url("CACHE_REDIS_URL", redis_database_url(REDIS_URL, 1), schemes=("redis", "rediss"))
+# The cache degrades instead of failing (core.cache): every call gives up after this long.
+REDIS_CACHE_TIMEOUT_MS = env_int("REDIS_CACHE_TIMEOUT_MS", 100, minimum=10)
+_CACHE_OPTIONS = {
+    "socket_timeout": REDIS_CACHE_TIMEOUT_MS / 1000,
+    "socket_connect_timeout": REDIS_CACHE_TIMEOUT_MS / 1000,
+}
 CACHES = {
+    # A failure is a miss: figures are computed, sessions come from the database.
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+        "BACKEND": "core.cache.ResilientRedisCache",
+        "LOCATION": CACHE_REDIS_URL,
         "KEY_PREFIX": "wovepaper",
         "TIMEOUT": 300,
-    }
+        "OPTIONS": _CACHE_OPTIONS,
+    },
+    # The same keys, but a failure raises: each rate limit decides to fail open or closed.
+    "ratelimits": {
+        "BACKEND": "core.cache.ResilientRedisCache",
+        "LOCATION": CACHE_REDIS_URL,
+        "KEY_PREFIX": "wovepaper",
+        "TIMEOUT": 300,
+        "OPTIONS": _CACHE_OPTIONS | {"fail_silently": False},
+    },
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Inbound rate limits (core.ratelimits) count in the Redis cache, per client address; past one, a 429.
+RATELIMIT_USE_CACHE = "ratelimits"
 RATELIMIT_IP_META_KEY = "core.ratelimits.client_ip"
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 # The JSON API's limit per client address (core.rates: requests per s, m, h or d).
@@ -232,7 +256,12 @@ CELERY_TASK_ROUTES = {
     "papers.tasks.*": {"queue": "embed"},
     "harvest.tasks.*": {"queue": "harvest"},
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 60 * 60}
+# A stalled broker must not hold a web request (which publishes e-mails) or a worker for ever.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 60 * 60,
+    "socket_timeout": 5,
+    "socket_connect_timeout": 2,
+}
 CELERY_BEAT_SCHEDULE = {
     # Papers without a vector (new harvests, the demo corpus) are embedded in the background.
     "embed-missing-papers": {"task": "papers.tasks.embed_missing_papers", "schedule": crontab(minute="*/5")},
