@@ -64,10 +64,16 @@ def collected_static_files() -> None:
 
 @pytest.fixture(autouse=True)
 def empty_cache() -> None:
-    """Each test starts with an empty Redis cache (rate-limit counters, cached query vectors)."""
+    """Each test starts with an empty Redis: the cache's database (rate-limit counters, cached query
+    vectors) and the broker's (queued tasks, harvest politeness), as when both were one."""
+    import redis
+    from django.conf import settings
     from django.core.cache import cache
 
     cache.clear()
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    broker.flushdb()
+    broker.close()
 
 
 def _server_url(database: str) -> str:
