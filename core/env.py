@@ -99,3 +99,15 @@ def redis_database_url(url: str, database: int) -> str:
     """The same Redis server as `url`, another of its numbered databases."""
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+def env_addresses(name: str) -> list[tuple[str, str]]:
+    """People to e-mail, as Django's ADMINS: "Ada <ada@example.org>, ops@example.org"; empty when unset."""
+    people = []
+    for item in filter(None, (part.strip() for part in env_optional(name).split(","))):
+        display, _, address = item.rpartition("<")
+        address = address.rstrip(">").strip() if display or "<" in item else item
+        if not EMAIL_PATTERN.match(address):
+            raise ImproperlyConfigured(f"{name} must list e-mail addresses (Name <address>, …), got {item!r}")
+        people.append((display.strip() or address, address))
+    return people

