@@ -242,14 +242,14 @@ def test_a_worker_sends_the_due_digests(celery_worker, django_db_blocker):
         saved = make_saved_search(reader, f"q=zyxpipeline{suffix}&mode=keyword")
         make_paper(title=f"zyxpipeline{suffix} matched")
         try:
-            assert send_due_digests.delay().get(timeout=60) >= 1
+            assert send_due_digests.apply_async(ignore_result=False).get(timeout=60) >= 1  # kept on request
             deadline = time.monotonic() + 60
             while AccountSettings.objects.get(user=reader).last_digest_at == YESTERDAY:
                 assert time.monotonic() < deadline, "the worker did not send the digest"
                 time.sleep(0.2)
             saved.refresh_from_db()
             assert saved.last_notified_at is not None
-            assert send_digest.delay(reader.pk).get(timeout=60) == 0  # not due any more
+            assert send_digest.apply_async([reader.pk], ignore_result=False).get(timeout=60) == 0  # not due
         finally:
             reader.delete()
             Paper.objects.filter(title__contains=suffix).delete()
