@@ -6,12 +6,14 @@ from __future__ import annotations
 import gzip
 import http.server
 import os
+import runpy
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
@@ -19,6 +21,7 @@ from django.test import Client
 from accounts.checks import EMAILS_ONLY_PRINTED
 from core.env import env_addresses
 from tests.test_settings import PRODUCTION
+from wovepaper.celery import app as celery_app
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -124,3 +127,17 @@ def test_torch_keeps_to_its_threads_in_each_process():
     result = _python(script, **PRODUCTION, DJANGO_SETTINGS_MODULE="wovepaper.settings", TORCH_THREADS="1")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "1"
+
+
+def test_gunicorn_replaces_its_workers_with_jitter_and_reads_requests_whole(monkeypatch):
+    monkeypatch.setenv("GUNICORN_MAX_REQUESTS", "2000")
+    config = runpy.run_path(str(BASE_DIR / "gunicorn.conf.py"))
+    assert config["worker_class"] == "wovepaper.gunicorn_worker.BufferingThreadWorker"  # slow clients
+    assert (config["workers"], config["threads"], config["timeout"]) == (2, 4, 30)
+    assert config["max_requests"] == 2000 and config["max_requests_jitter"] == 200  # not all at once
+
+
+def test_workers_keep_no_results_and_are_replaced_past_their_memory():
+    assert celery_app.conf.task_ignore_result is True  # nothing reads them; the broker is not a store
+    assert celery_app.conf.worker_max_memory_per_child == settings.CELERY_WORKER_MAX_MEMORY_PER_CHILD
+    assert settings.CELERY_WORKER_MAX_MEMORY_PER_CHILD == 1_500_000  # kilobytes, WORKER_MAX_MEMORY_PER_CHILD
