@@ -57,10 +57,13 @@ def account_sign_up(*, email: str, password: str) -> User | None:
     return existing if existing.check_password(password) else None
 
 
-def account_confirm(*, user: User) -> None:
-    """The address is confirmed: the account can sign in from now on."""
+def account_confirm(*, user: User, password: str | None = None) -> None:
+    """The address is confirmed: the account can sign in from now on, with `password` if one is given (the
+    password of the person confirming, when their browser is not the one that signed up)."""
     user.is_active = True
-    user.save(update_fields=["is_active"])
+    if password is not None:
+        user.set_password(password)
+    user.save(update_fields=["is_active", "password"] if password is not None else ["is_active"])
     account_settings_for(user)
 
 

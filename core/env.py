@@ -4,6 +4,7 @@ Each one refuses a value it cannot use with ImproperlyConfigured naming the vari
 deployment stops start-up with one clear line instead of running with a surprising value.
 """
 
+import ipaddress
 import os
 import re
 from urllib.parse import urlsplit, urlunsplit
@@ -76,6 +77,31 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...] = ("http", "htt
     return value.rstrip("/")
 
 
+def env_networks(name: str, default: list[str]) -> list[str]:
+    """Addresses or networks (10.0.0.2, 172.16.0.0/12, fd00::/8), comma-separated; set but empty: none."""
+    value = os.environ.get(name)
+    values = default if value is None else [item.strip() for item in value.split(",") if item.strip()]
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks such as 10.0.0.2 or 172.16.0.0/12, got {value!r}"
+            ) from None
+    return values
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def env_log_level(name: str, default: str) -> str:
+    """A logging level, in any case (info is INFO)."""
+    value = env_str(name, default).upper()
+    if value not in LOG_LEVELS:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(LOG_LEVELS)}, got {value.lower()!r}")
+    return value
+
+
 def env_email(name: str, default: str) -> str:
     value = env_str(name, default)
     if not EMAIL_PATTERN.match(value):
@@ -111,3 +137,10 @@ def env_addresses(name: str) -> list[tuple[str, str]]:
             raise ImproperlyConfigured(f"{name} must list e-mail addresses (Name <address>, …), got {item!r}")
         people.append((display.strip() or address, address))
     return people
+
+
+def env_optional_url(name: str, *, schemes: tuple[str, ...] = ("http", "https")) -> str:
+    """A URL that may be absent (an optional service): empty when unset, else as strict as env_url."""
+    if not env_optional(name):
+        return ""
+    return env_url(name, "", schemes=schemes)

@@ -28,9 +28,18 @@ _TEX_LETTERS = {
 }  # fmt: skip
 _TEX_LETTER = re.compile(r"\\(AE|ae|AA|aa|OE|oe|ss|O|o|L|l|i|j)(?![A-Za-z])\s*")
 
+# Harvested text is hostile: the reader takes maths up to MAX_MATH_LENGTH characters long and nested
+# MAX_MATH_DEPTH deep (groups, arguments, scripts), and text up to MAX_SOURCE_LENGTH; beyond a bound, the
+# text is shown as it was written, never read (600 nested braces ran Python out of stack, and each of
+# thousands of unclosed \( scanned the rest of the text for its end).
+MAX_MATH_LENGTH = 500
+MAX_MATH_DEPTH = 40
+MAX_SOURCE_LENGTH = 10_000
+
 # $…$, $$…$$, \(…\), \[…\]; a dollar escaped as \$ is not a delimiter.
+_SPAN = f"(.{{1,{MAX_MATH_LENGTH}}}?)"
 _MATH = re.compile(
-    r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL
+    rf"(?<!\\)\$\${_SPAN}(?<!\\)\$\$|(?<!\\)\${_SPAN}(?<!\\)\$|\\\({_SPAN}\\\)|\\\[{_SPAN}\\\]", re.DOTALL
 )
 _TEXT_ESCAPES = {
     r"\%": "%",
@@ -107,20 +116,33 @@ def detex(text: str) -> str:
     return " ".join(text.split())
 
 
+class _TooDeep(Exception):
+    """Maths nested past MAX_MATH_DEPTH: shown as written."""
+
+
 class _MathReader:
-    """A small recursive reader of TeX inline maths that writes Unicode text."""
+    """A small recursive reader of TeX inline maths that writes Unicode text. Every way in deeper (a group,
+    an argument, a script) passes through `sequence` or `argument`, which count the depth."""
 
     def __init__(self, source: str) -> None:
         self.tokens = [(m.group(1), m.group(2), m.group(3), m.group(4)) for m in _TOKEN.finditer(source)]
         self.at = 0
+        self.depth = 0
+
+    def _deeper(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_MATH_DEPTH:
+            raise _TooDeep
 
     def sequence(self, closing: bool = False) -> str:
+        self._deeper()
         out = []
         while self.at < len(self.tokens):
             if closing and self.tokens[self.at][1] == "}":
                 self.at += 1
                 break
             out.append(self.item())
+        self.depth -= 1
         return "".join(out)
 
     def argument(self) -> str:
@@ -132,7 +154,10 @@ class _MathReader:
         if self.tokens[self.at][1] == "{":
             self.at += 1
             return self.sequence(closing=True)
-        return self.item()
+        self._deeper()
+        text = self.item()
+        self.depth -= 1
+        return text
 
     def item(self) -> str:
         command, special, space, char = self.tokens[self.at]
@@ -191,7 +216,10 @@ _SPACE_INSIDE_BRACKETS = re.compile(r"(?<=[(\[{⟨])\s+|\s+(?=[)\]}⟩,.;])")
 
 
 def _math_text(source: str) -> str:
-    text = unicodedata.normalize("NFC", " ".join(_MathReader(source).sequence().split()))
+    try:
+        text = unicodedata.normalize("NFC", " ".join(_MathReader(source).sequence().split()))
+    except _TooDeep:
+        return " ".join(source.split())
     return _SPACE_INSIDE_BRACKETS.sub("", text)
 
 
@@ -210,8 +238,8 @@ def _plain_text(source: str) -> str:
 @functools.lru_cache(maxsize=2048)  # a page asks twice for an abstract (excerpt and whole)
 def _pieces(source: str) -> tuple[tuple[bool, str], ...]:
     """(is maths, readable text) pieces of `source`, in order."""
-    if not _TEX_HINT.search(source):
-        return ((False, _plain_text(source)),) if source.strip() else ()
+    if len(source) > MAX_SOURCE_LENGTH or not _TEX_HINT.search(source):
+        return ((False, " ".join(source.split())),) if source.strip() else ()
     pieces: list[tuple[bool, str]] = []
     position = 0
     for match in _MATH.finditer(source):
@@ -235,3 +263,21 @@ def readable_html(source: str) -> SafeString:
         for is_maths, text in _pieces(source or "")
     )
     return mark_safe(html.strip())  # noqa: S308 - every harvested piece went through escape()
+
+
+_TEX_SPECIAL = re.compile(r"(?<!\\)([&%#])")
+_TEX_SPECIAL_OUTSIDE_MATHS = re.compile(r"(?<!\\)([_$])")
+
+
+def tex_source(text: str) -> str:
+    """Harvested text as LaTeX source (a BibTeX field): its maths kept as written, and the characters
+    special to TeX escaped where they stand for themselves: & % # everywhere (R&B, 50%), _ and a dollar that
+    opens no maths outside the maths. What is escaped already stays as it is."""
+    pieces = []
+    position = 0
+    for match in _MATH.finditer(text):
+        pieces.append(_TEX_SPECIAL_OUTSIDE_MATHS.sub(r"\\\1", text[position : match.start()]))
+        pieces.append(match.group(0))
+        position = match.end()
+    pieces.append(_TEX_SPECIAL_OUTSIDE_MATHS.sub(r"\\\1", text[position:]))
+    return _TEX_SPECIAL.sub(r"\\\1", "".join(pieces))

@@ -11,6 +11,8 @@ sign-ups. Closed is the default, so a new limit is safe until someone decides ot
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 from collections.abc import Callable
 
 from django.conf import settings
@@ -23,13 +25,31 @@ Key = str | Callable[[str, HttpRequest], str]
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address. Behind our proxy, the last X-Forwarded-For entry is the one the proxy saw;
-    earlier entries are whatever the client claimed."""
-    if settings.SECURE_PROXY_SSL_HEADER:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[-1].strip()
-    return request.META.get("REMOTE_ADDR", "") or "0.0.0.0"  # noqa: S104
+    """The client's address: the peer's, unless the peer is one of TRUSTED_PROXIES. Then X-Forwarded-For
+    is read from the right, where each proxy appended the address it saw: with TRUSTED_PROXY_HOPS proxies
+    in front, the entry that many places from the end is the client; entries before it are whatever the
+    client claimed. A header that does not hold an address there counts as the proxy itself."""
+    peer = request.META.get("REMOTE_ADDR", "") or "0.0.0.0"  # noqa: S104
+    if not _trusted_proxy(peer, tuple(settings.TRUSTED_PROXIES)):
+        return peer
+    forwarded = [entry.strip() for entry in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [entry for entry in forwarded if entry]
+    if not forwarded:
+        return peer
+    claimed = forwarded[-min(settings.TRUSTED_PROXY_HOPS, len(forwarded))]
+    try:
+        return str(ipaddress.ip_address(claimed))
+    except ValueError:
+        return peer
+
+
+@functools.lru_cache(maxsize=64)
+def _trusted_proxy(peer: str, proxies: tuple[str, ...]) -> bool:
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in ipaddress.ip_network(network, strict=False) for network in proxies)
 
 
 class RateLimitUnavailable(Exception):

@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from core.latex import readable_html, readable_text
-from core.links import absolute_url
+from core.links import absolute_url, web_url
 
 register = template.Library()
 
@@ -29,6 +29,7 @@ def latex_text(text: str) -> str:
 
 # `{{ path|absolute }}`: canonical links and social cards.
 register.filter("absolute", absolute_url)
+register.filter("web_url", web_url)
 
 
 @register.simple_tag

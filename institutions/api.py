@@ -11,6 +11,7 @@ from core.api import (
     detail_response,
     page_of,
 )
+from core.links import web_url
 from institutions.models import Institution
 from institutions.schemas import InstitutionBriefOut
 from papers.api import PaperOut
@@ -34,13 +35,17 @@ class InstitutionOut(InstitutionBriefOut):
     ror_url: str | None
     openalex_id: str | None
     type: str = Field(description="education, company, facility, … as ROR says; empty when not known.")
-    homepage: str
+    homepage: str = Field(description="Its http(s) homepage; empty when not known.")
     researcher_count: int = Field(description="Researchers here affiliated with it.")
     paper_count: int = Field(description="Papers here with an author affiliated with it.")
 
     @staticmethod
     def resolve_ror_url(institution: Institution) -> str | None:
         return institution.ror_url or None
+
+    @staticmethod
+    def resolve_homepage(institution: Institution) -> str:
+        return web_url(institution.homepage)
 
 
 def institution_or_404(key: str) -> Institution:

@@ -26,7 +26,7 @@ class InstitutionQuerySet(models.QuerySet):
     def resolve(self, key: str) -> Institution | None:
         """The institution an address names: its id, its ROR id (bare or as a URL), or its exact name."""
         key = key.strip()
-        if key.isdigit():
+        if key.isascii() and key.isdigit():  # '①'.isdigit() too, and int() refuses it
             return self.filter(pk=int(key)).first()
         ror_id = ror_id_from(key)
         if ror_id:

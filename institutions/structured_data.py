@@ -2,21 +2,22 @@
 
 from django.urls import reverse
 
-from core.links import absolute_url
+from core.links import absolute_url, web_url
 from core.structured_data import breadcrumbs
 from institutions.models import Institution
 
 
 def institution_jsonld(institution: Institution) -> dict:
     url = absolute_url(institution.get_absolute_url())
+    homepage = web_url(institution.homepage)
     organization: dict = {
         "@type": "EducationalOrganization" if institution.type == "education" else "Organization",
         "@id": f"{url}#organization",
         "name": institution.name,
-        "url": institution.homepage or url,
+        "url": homepage or url,
         "mainEntityOfPage": url,
     }
-    same_as = [link for link in (institution.ror_url, institution.homepage) if link]
+    same_as = [link for link in (institution.ror_url, homepage) if link]
     if same_as:
         organization["sameAs"] = same_as
     if institution.country_code:

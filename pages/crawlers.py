@@ -1,5 +1,9 @@
-"""What crawlers and language models read first: robots.txt and llms.txt."""
+"""What crawlers, language models and security researchers read first: robots.txt, llms.txt and
+/.well-known/security.txt."""
 
+import datetime
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -21,3 +25,17 @@ def llms_txt(request: HttpRequest) -> HttpResponse:
     response = render(request, "pages/llms.txt", content_type=content_type)
     patch_vary_headers(response, ["Accept"])
     return response
+
+
+@require_GET
+def security_txt(request: HttpRequest) -> HttpResponse:
+    """RFC 9116: where to report a vulnerability. Its expiry is always a year ahead: the file is made from
+    the settings on each request, so it never goes stale while the contact address is right."""
+    expires = datetime.datetime.now(datetime.UTC).replace(microsecond=0) + datetime.timedelta(days=365)
+    lines = [
+        f"Contact: mailto:{settings.CONTACT_EMAIL}",
+        f"Expires: {expires.isoformat().replace('+00:00', 'Z')}",
+        "Preferred-Languages: en",
+        f"Canonical: {settings.SITE_URL}/.well-known/security.txt",
+    ]
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")

@@ -27,6 +27,7 @@ urlpatterns = [
     path("developers", views.static_page, {"template": "pages/developers.html"}, name="developers"),
     path("robots.txt", crawlers.robots_txt, name="robots"),
     path("llms.txt", crawlers.llms_txt, name="llms"),
+    path(".well-known/security.txt", crawlers.security_txt, name="security-txt"),
     path("sitemap.xml", sitemap_index, {"sections": SITEMAP_SECTIONS}, name="sitemap-index"),
     path("sitemaps/pages.xml", sitemap_section, {"sitemap_class": PageSitemap}, name="sitemap"),
 ]

@@ -16,7 +16,7 @@ from core.api import (
     detail_response,
     page_of,
 )
-from core.links import absolute_url
+from core.links import absolute_url, web_url
 from papers.categories import ARXIV_CATEGORY, CATEGORY_MAX_LENGTH
 from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR, parse_arxiv_id
 from papers.models import Paper
@@ -70,10 +70,14 @@ class PaperOut(PaperBriefOut):
     doi: str
     journal_ref: str
     comments: str
-    license: str
+    license: str = Field(description="The licence's http(s) URL; empty when not known.")
     reference_count: int | None = Field(
         description="References anywhere, in the corpus or not; null until known."
     )
+
+    @staticmethod
+    def resolve_license(paper: Paper) -> str:
+        return web_url(paper.license)
 
     @staticmethod
     def resolve_authors(paper: Paper) -> list[dict[str, object]]:

@@ -5,6 +5,7 @@ import re
 from django.utils.text import slugify
 from unidecode import unidecode
 
+from core.latex import tex_source
 from papers import identifiers
 from papers.models import Paper
 
@@ -22,9 +23,10 @@ def _braces_balanced(text: str) -> bool:
 
 
 def _field(text: str) -> str:
-    """A field value BibTeX can read: unbalanced braces (harvested text) would end the entry early."""
+    """A field value BibTeX and LaTeX can read: unbalanced braces (harvested text) would end the entry
+    early, and a bare & % # _ or $ (R&B, 50%) stops LaTeX."""
     text = " ".join(text.split())
-    return text if _braces_balanced(text) else text.replace("{", "").replace("}", "")
+    return tex_source(text if _braces_balanced(text) else text.replace("{", "").replace("}", ""))
 
 
 def citation_key(paper: Paper) -> str:

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core import checks
 from django.core.checks import CheckMessage, Error
 
-from papers.embedding import model_dimensions, model_location
+from papers.model_files import model_dimensions, model_location
 
 
 def register() -> None:

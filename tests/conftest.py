@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from devserver.localservices import free_port, port_is_open
+from tests.harvest.replay import ReplayServer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -190,3 +191,19 @@ def page(browser: object) -> Iterator[object]:
     tab.set_default_timeout(15_000)
     yield tab
     context.close()
+
+
+LLM_SERVER = ReplayServer().start()
+
+
+@pytest.fixture
+def llm_server(settings: object) -> Iterator[ReplayServer]:
+    """A chat-completions server on 127.0.0.1 (the replay server, answering with tests/fixtures/llm/'s
+    recorded bodies as each test scripts it), and this process's LLM settings pointing at it."""
+    settings.LLM_BASE_URL = f"{LLM_SERVER.url}/v1"
+    settings.LLM_API_KEY = "test-llm-key"
+    settings.LLM_MODEL = "test-model"
+    settings.LLM_TIMEOUT_SECONDS = 1
+    LLM_SERVER.reset()
+    yield LLM_SERVER
+    LLM_SERVER.reset()

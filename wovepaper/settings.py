@@ -10,6 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from core.env import (
@@ -18,7 +19,10 @@ from core.env import (
     env_email,
     env_int,
     env_list,
+    env_log_level,
+    env_networks,
     env_optional,
+    env_optional_url,
     env_rate,
     env_str,
     env_url,
@@ -53,7 +57,19 @@ CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+# Whose X-Forwarded-For is believed (core.ratelimits.client_ip): only a peer at one of TRUSTED_PROXIES, and
+# only as many entries from the right as there are proxies in front (TRUSTED_PROXY_HOPS). Behind a proxy
+# the default is loopback and the private networks (where a compose network puts its proxy); without one,
+# nobody: a client could otherwise claim any address and step round every per-address limit.
+TRUSTED_PROXIES = env_networks(
+    "TRUSTED_PROXIES",
+    ["127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"]
+    if BEHIND_PROXY
+    else [],
+)
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 1, minimum=1)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
@@ -61,6 +77,36 @@ CSRF_TRUSTED_ORIGINS = [SITE_URL] if SITE_URL.startswith("https://") else []
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): the site runs only its own static scripts and styles (htmx and
+# site.js, Swagger UI on /api/docs), an inline script only with the request's nonce ({{ request.csp_nonce }}),
+# and talks only to its own origin (htmx requests, server-sent events). Report-Only under DEBUG, so a
+# violation shows in the browser's console without breaking development; enforced everywhere else.
+_CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],  # Swagger UI's icons are data: URIs in its stylesheet
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+if DEBUG:
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CONTENT_SECURITY_POLICY
+else:
+    CONTENT_SECURITY_POLICY = _CONTENT_SECURITY_POLICY
+# Browser features the site never uses, denied to it and anything it could be made to embed
+# (core.middleware.security_headers). The clipboard stays: the copy buttons write to it.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), ambient-light-sensor=(), autoplay=(), battery=(), camera=(), display-capture=(), "
+    "geolocation=(), gyroscope=(), hid=(), magnetometer=(), microphone=(), midi=(), payment=(), "
+    "serial=(), usb=(), xr-spatial-tracking=()"
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -84,21 +130,25 @@ INSTALLED_APPS = [
     "ninja",  # its Swagger UI is then served from our own static files, not a CDN
     "accounts",
     "core",  # no models: its management commands (backup, restore)
+    "csp",
 ]
 
 MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",  # first, so preflights and early answers carry CORS headers
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "core.middleware.security_headers",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "wovepaper.api.json_error_bodies",
     "core.ratelimits.RateLimitUnavailableMiddleware",  # a limit that fails closed while Redis is away: 503
+    "core.middleware.refuse_nul_bytes",  # inside json_error_bodies, so the API's 400 is its JSON error
 ]
 
 ROOT_URLCONF = "wovepaper.urls"
@@ -228,7 +278,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_log_level("LOG_LEVEL", "INFO")},
     "loggers": {"httpx": {"level": "WARNING"}},
 }
 
@@ -374,3 +424,15 @@ ADMINS = [] if SENTRY_DSN else env_addresses("ADMINS")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 if SENTRY_DSN:
     error_reports_to_sentry(SENTRY_DSN, site_url=SITE_URL)
+
+# The language model behind chat's answers and paper analysis's one-line summaries (core.llm): any
+# OpenAI-compatible chat-completions server (vLLM, llama.cpp's server, Ollama, a hosted one). LLM_BASE_URL
+# goes up to /v1 (requests go to {LLM_BASE_URL}/chat/completions). Unset: no model; chat answers from the
+# abstracts alone and nothing is sent anywhere. LLM_TIMEOUT_SECONDS is the longest wait for the server to
+# start answering and between two pieces of a streamed answer.
+LLM_BASE_URL = env_optional_url("LLM_BASE_URL")
+LLM_API_KEY = env_optional("LLM_API_KEY")
+LLM_MODEL = env_optional("LLM_MODEL")
+if LLM_BASE_URL and not LLM_MODEL:
+    raise ImproperlyConfigured("LLM_MODEL must name the model when LLM_BASE_URL is set")
+LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 30, minimum=1)

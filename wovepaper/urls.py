@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views.auth import admin_sign_in
 from wovepaper import api
 
 urlpatterns = [
@@ -13,6 +14,7 @@ urlpatterns = [
     path("", include("institutions.urls")),
     path("", include("harvest.urls")),
     path("", include("accounts.urls")),
+    path("admin/login/", admin_sign_in),  # the site's sign-in limits, before the admin's own URLs
     path("admin/", admin.site.urls),
     path("openapi.json", api.openapi_json, name="openapi"),
     path("api/docs", api.api_docs, name="api-docs"),

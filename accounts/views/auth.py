@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
@@ -19,12 +19,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.encoding import force_str
-from django.utils.http import urlencode, urlsafe_base64_decode
+from django.utils.http import urlsafe_base64_decode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
 from accounts.forms import SignInForm, SignUpForm
-from accounts.ratelimits import over_limit
+from accounts.ratelimits import over_limit, remember_device
 from accounts.tokens import (
     peek_follow_intent,
     pop_follow_intent,
@@ -73,20 +73,24 @@ def _user_from_uid(uidb64: str) -> User | None:
 @require_http_methods(["GET", "POST"])
 def confirm(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """The link in the sign-up e-mail: a page with a button (mail scanners fetch links; a GET changes
-    nothing). Confirming in the browser that signed up signs it in and starts the onboarding."""
+    nothing). Confirming signs in and starts the onboarding.
+
+    Whoever follows the link holds the mailbox, but not necessarily the password: anyone may have signed up
+    with this address first (and kept the password, to take the account over once its owner confirms it).
+    So only the browser whose sign-up set the account's current password confirms with a button; anyone
+    else chooses the account's password as they confirm, replacing whatever was typed at sign-up."""
     user = _user_from_uid(uidb64)
     if user is None or not sign_up_tokens.check_token(user, token):
         return render(request, "accounts/confirm_invalid.html", status=400)
-    if request.method == "GET":
-        return render(request, "accounts/confirm.html", {"email": user.email})
-    services.account_confirm(user=user)
-    onboarding = reverse("accounts:onboarding")
-    if not signed_up_here(request, user):
-        messages.success(request, "Your e-mail address is confirmed. Sign in to continue.")
-        return redirect(f"{reverse('accounts:sign-in')}?{urlencode({'next': onboarding})}")
+    data = request.POST if request.method == "POST" else None
+    form = None if signed_up_here(request, user) else SetPasswordForm(user, data)
+    if request.method == "GET" or (form is not None and not form.is_valid()):
+        context = {"email": user.email, "form": form}
+        return render(request, "accounts/confirm.html", context, status=400 if form and form.errors else 200)
+    services.account_confirm(user=user, password=form.cleaned_data["new_password1"] if form else None)
     login(request, user, backend=AUTH_BACKEND)
     _carry_out_follow_intent(request)
-    return redirect(onboarding)
+    return remember_device(redirect("accounts:onboarding"), user)
 
 
 @require_http_methods(["GET", "POST"])
@@ -101,7 +105,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             login(request, form.user)
             _carry_out_follow_intent(request)
-            return redirect(destination)
+            return remember_device(redirect(destination), form.user)
     intent = peek_follow_intent(request)
     context = {
         "form": form,
@@ -109,6 +113,16 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         "follow_researcher": Researcher.objects.filter(pk=intent).first() if intent else None,
     }
     return render(request, "accounts/sign_in.html", context, status=400 if form.errors else 200)
+
+
+def admin_sign_in(request: HttpRequest) -> HttpResponse:
+    """The admin's own sign-in page (Django's), under the same limits as the site's sign-in: it had none."""
+    if request.method == "POST" and (limited := over_limit(request, "sign-in")):
+        return limited
+    response = admin.site.login(request)
+    if request.method == "POST" and request.user.is_authenticated:
+        remember_device(response, request.user)
+    return response
 
 
 def _carry_out_follow_intent(request: HttpRequest) -> None:
@@ -161,7 +175,7 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form: SetPasswordForm) -> HttpResponse:
         messages.success(self.request, "Your password is changed and you are signed in.")
-        return super().form_valid(form)
+        return remember_device(super().form_valid(form), form.user)
 
 
 password_reset_confirm = PasswordResetConfirm.as_view()

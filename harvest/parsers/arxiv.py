@@ -16,9 +16,11 @@ from typing import Any
 
 from lxml import etree
 
-from harvest.parsers.text import arxiv_categories, squash
+from harvest.parsers.text import MAX_NAME_LENGTH, MAX_TITLE_LENGTH, arxiv_categories, link, squash
 from harvest.records import MalformedResponse, PaperRecord, RecordError
 from papers.identifiers import parse_arxiv_id
+
+LICENSE_MAX_LENGTH = 255  # Paper.license's column
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV_ATOM = "{http://arxiv.org/schemas/atom}"
@@ -88,7 +90,7 @@ def _record(
     **fields: Any,
 ) -> PaperRecord:
     arxiv_id, version = _arxiv_id(raw_id)
-    title = squash(title)
+    title = squash(title, MAX_TITLE_LENGTH)
     if not title:
         raise RecordError(f"{arxiv_id}: missing title")
     if fields.get("version") is None:
@@ -215,7 +217,7 @@ def _oai_record(metadata: etree._Element) -> PaperRecord:
         doi=_text(metadata.find(f"{ns}doi")),
         journal_ref=_text(metadata.find(f"{ns}journal-ref")),
         comments=_text(metadata.find(f"{ns}comments")),
-        license=_text(metadata.find(f"{ns}license")),
+        license=link(_text(metadata.find(f"{ns}license")), LICENSE_MAX_LENGTH),
     )
 
 
@@ -244,7 +246,7 @@ def split_author_string(authors: str) -> list[str]:
     result = []
     for name in names:
         for part in name.replace(" and ", ",").split(","):
-            if part := squash(part):
+            if part := squash(part, MAX_NAME_LENGTH):
                 result.append(part)
     return result
 
@@ -260,7 +262,7 @@ def paper_from_listing(item: dict[str, Any]) -> PaperRecord:
             published=item.get("published") or item.get("listing_date") or "",
             categories=categories,
             abstract=squash(item.get("summary")),
-            authors=tuple(squash(a) for a in item.get("authors") or () if squash(a)),
+            authors=tuple(name for a in item.get("authors") or () if (name := squash(a, MAX_NAME_LENGTH))),
             comments=squash(item.get("comment")),
         )
     except (KeyError, TypeError) as error:
@@ -274,7 +276,8 @@ def paper_from_kaggle(item: dict[str, Any]) -> PaperRecord:
         dates = [_rfc2822_date(v.get("created", "")) for v in versions]
         parsed_authors = item.get("authors_parsed") or []
         authors = [
-            squash(" ".join(p for p in (first, last, *rest) if p)) for last, first, *rest in parsed_authors
+            squash(" ".join(p for p in (first, last, *rest) if p), MAX_NAME_LENGTH)
+            for last, first, *rest in parsed_authors
         ] or split_author_string(item.get("authors") or "")
         return _record(
             raw_id=str(item["id"]),
@@ -288,7 +291,7 @@ def paper_from_kaggle(item: dict[str, Any]) -> PaperRecord:
             doi=squash(item.get("doi")),
             journal_ref=squash(item.get("journal-ref")),
             comments=squash(item.get("comments")),
-            license=squash(item.get("license")),
+            license=link(item.get("license"), LICENSE_MAX_LENGTH),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise RecordError(f"snapshot entry without {error}") from None

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from harvest.parsers.text import squash
+from harvest.parsers.text import MAX_TEXT_LENGTH, squash
 from harvest.records import MalformedResponse, RecordError
 
 Item = TypeVar("Item")
@@ -44,5 +44,5 @@ def optional_count(value: Any, what: str) -> int | None:
     return value
 
 
-def text_of(value: Any) -> str:
-    return squash(value) if isinstance(value, str) else ""
+def text_of(value: Any, limit: int = MAX_TEXT_LENGTH) -> str:
+    return squash(value, limit) if isinstance(value, str) else ""

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from harvest.parsers.jsonbody import Skipped, UpstreamPage, load_json, optional_count, text_of
+from harvest.parsers.text import HOMEPAGE_MAX_LENGTH, MAX_NAME_LENGTH, MAX_TITLE_LENGTH, link, squash
 from harvest.records import (
     AffiliationRecord,
     AuthorRecord,
@@ -66,7 +67,7 @@ def _page(data: Any, parse_item: Any) -> UpstreamPage:
 
 def institution_record(item: dict[str, Any]) -> InstitutionRecord | None:
     """An institution as works, authors and the institutions endpoint describe it; None without a name."""
-    name = text_of(item.get("display_name"))
+    name = text_of(item.get("display_name"), MAX_NAME_LENGTH)
     if not name:
         return None
     return InstitutionRecord(
@@ -75,7 +76,7 @@ def institution_record(item: dict[str, Any]) -> InstitutionRecord | None:
         ror_id=ror_id_from(item.get("ror") or "") or "",
         country_code=text_of(item.get("country_code")).upper()[:2],
         type=text_of(item.get("type"))[:50],
-        homepage=text_of(item.get("homepage_url"))[:500],
+        homepage=link(item.get("homepage_url"), HOMEPAGE_MAX_LENGTH),
     )
 
 
@@ -88,8 +89,8 @@ def _authorship(position: int, item: Any, work_id: str) -> UpstreamAuthorship:
     if not isinstance(item, dict):
         raise RecordError(f"{work_id}: authorship {position} is not a JSON object")
     author = item.get("author") if isinstance(item.get("author"), dict) else {}
-    raw_name = text_of(item.get("raw_author_name"))
-    name = text_of(author.get("display_name")) or raw_name
+    raw_name = text_of(item.get("raw_author_name"), MAX_NAME_LENGTH)
+    name = text_of(author.get("display_name"), MAX_NAME_LENGTH) or raw_name
     if not name:
         raise RecordError(f"{work_id}: authorship {position} has no name")
     return UpstreamAuthorship(
@@ -165,7 +166,7 @@ def openalex_author(item: dict[str, Any]) -> AuthorRecord:
     return AuthorRecord(
         source=SOURCE,
         upstream_id=author_id,
-        name=text_of(item.get("display_name")),
+        name=text_of(item.get("display_name"), MAX_NAME_LENGTH),
         orcid=orcid_of(item.get("orcid")),
         h_index=optional_count(stats.get("h_index"), f"{author_id}: h_index"),
         citation_count=optional_count(item.get("cited_by_count"), f"{author_id}: cited_by_count"),
@@ -206,7 +207,7 @@ def abstract_from_inverted_index(index: Any) -> str:
 def paper_from_openalex_work(item: dict[str, Any]) -> PaperRecord:
     """A paper known only from its OpenAlex work record (the demo corpus's upstream part)."""
     work = openalex_work(item)
-    title = text_of(item.get("title") or item.get("display_name"))
+    title = text_of(item.get("title") or item.get("display_name"), MAX_TITLE_LENGTH)
     if not title:
         raise RecordError(f"{work.upstream_id}: missing title")
     try:
@@ -217,6 +218,6 @@ def paper_from_openalex_work(item: dict[str, Any]) -> PaperRecord:
         arxiv_id=work.arxiv_id,
         title=title,
         published=posted_date(work.arxiv_id, published),
-        abstract=abstract_from_inverted_index(item.get("abstract_inverted_index")),
+        abstract=squash(abstract_from_inverted_index(item.get("abstract_inverted_index"))),
         authors=tuple(a.raw_name or a.name for a in work.authorships),
     )

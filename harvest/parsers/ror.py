@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from harvest.parsers.jsonbody import Skipped, UpstreamPage, load_json, text_of
+from harvest.parsers.text import HOMEPAGE_MAX_LENGTH, MAX_NAME_LENGTH, link
 from harvest.records import InstitutionRecord, MalformedResponse, RecordError
 from institutions.querysets import ror_id_from
 
@@ -15,7 +16,7 @@ def ror_institution(item: dict[str, Any]) -> InstitutionRecord:
         raise RecordError(f"record without a ROR id: {item.get('id')!r}")
     names = [n for n in item.get("names") or () if isinstance(n, dict)]
     display = next((n for n in names if "ror_display" in (n.get("types") or ())), names[0] if names else {})
-    name = text_of(display.get("value"))
+    name = text_of(display.get("value"), MAX_NAME_LENGTH)
     if not name:
         raise RecordError(f"{ror_id}: no name")
     locations = [
@@ -32,7 +33,7 @@ def ror_institution(item: dict[str, Any]) -> InstitutionRecord:
         ror_id=ror_id,
         country_code=country,
         type=types[0][:50] if types else "",
-        homepage=text_of(websites[0])[:500] if websites else "",
+        homepage=link(websites[0], HOMEPAGE_MAX_LENGTH) if websites else "",
     )
 
 

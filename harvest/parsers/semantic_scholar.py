@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 from harvest.parsers.jsonbody import Skipped, UpstreamPage, load_json, optional_count, text_of
+from harvest.parsers.text import MAX_NAME_LENGTH, MAX_TITLE_LENGTH
 from harvest.records import (
     AuthorRecord,
     CitedWork,
@@ -48,7 +49,7 @@ def s2_work(item: dict[str, Any], requested_arxiv_id: str | None = None) -> Upst
         raise RecordError(f"{paper_id}: missing authors")
     authorships = []
     for position, author in enumerate(authors, start=1):
-        name = text_of(author.get("name")) if isinstance(author, dict) else ""
+        name = text_of(author.get("name"), MAX_NAME_LENGTH) if isinstance(author, dict) else ""
         if not name:
             raise RecordError(f"{paper_id}: author {position} has no name")
         authorships.append(UpstreamAuthorship(position, _author_id(author.get("authorId")), name))
@@ -98,7 +99,7 @@ def s2_author(item: dict[str, Any]) -> AuthorRecord:
     return AuthorRecord(
         source=SOURCE,
         upstream_id=author_id,
-        name=text_of(item.get("name")),
+        name=text_of(item.get("name"), MAX_NAME_LENGTH),
         orcid=orcid.strip().upper() if isinstance(orcid, str) else "",
         h_index=optional_count(item.get("hIndex"), f"{author_id}: hIndex"),
         citation_count=optional_count(item.get("citationCount"), f"{author_id}: citationCount"),
@@ -129,7 +130,7 @@ def parse_s2_author_batch(content: bytes, requested: list[str]) -> UpstreamPage[
 def paper_from_s2(item: dict[str, Any]) -> PaperRecord:
     """A paper known only from its Semantic Scholar record (the demo corpus's upstream part)."""
     work = s2_work(item)
-    title = text_of(item.get("title"))
+    title = text_of(item.get("title"), MAX_TITLE_LENGTH)
     if not title:
         raise RecordError(f"{work.upstream_id}: missing title")
     try:

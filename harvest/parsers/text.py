@@ -1,16 +1,31 @@
 """Cleaning shared by every parser: arXiv text is hard-wrapped, some records carry mojibake, and
 categories mix in MSC/ACM codes."""
 
-
 import ftfy
 
+from core.links import web_url
 from papers.categories import is_arxiv_category
 
+# Harvested text is hostile: every text a parser keeps is cut to a bound, so that one record can neither
+# fill a row nor slow every page that shows it. arXiv's abstracts stop at 1,920 characters.
+MAX_TEXT_LENGTH = 10_000  # abstracts, comments, journal references
+MAX_TITLE_LENGTH = 1_000
+MAX_NAME_LENGTH = 255  # people and institutions (Institution.name's column)
+HOMEPAGE_MAX_LENGTH = 500  # Institution.homepage's column
 
-def squash(text: str | None) -> str:
+
+def squash(text: str | None, limit: int = MAX_TEXT_LENGTH) -> str:
     """One line, single spaces (arXiv wraps titles and abstracts at ~80 columns), with UTF-8 that was
-    decoded as Latin-1 somewhere upstream repaired: 'KaragÃ¶z' is 'Karagöz'."""
-    return " ".join(ftfy.fix_encoding(text or "").split())
+    decoded as Latin-1 somewhere upstream repaired: 'KaragÃ¶z' is 'Karagöz'. At most `limit` characters."""
+    text = (text or "")[: limit * 4]  # ftfy reads every character it is given
+    return " ".join(ftfy.fix_encoding(text).split())[:limit]
+
+
+def link(text: object, max_length: int) -> str:
+    """An http(s) URL (a homepage, a licence) up to `max_length` characters; anything else (javascript:,
+    data:, a URL cut short) is dropped."""
+    url = text.strip() if isinstance(text, str) else ""
+    return web_url(url) if len(url) <= max_length else ""
 
 
 def arxiv_categories(values: list[str] | tuple[str, ...] | str) -> tuple[str, ...]:

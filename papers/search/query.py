@@ -20,7 +20,8 @@ from django.conf import settings
 
 from papers.categories import is_arxiv_category
 
-YEAR_PATTERN = re.compile(r"^(?P<start>\d{4})?(?P<range>\.\.|-|–)?(?P<end>\d{4})?$")
+# ASCII digits only (\d also matches ٣ and 𝟘), and the year 0 has no calendar date.
+YEAR_PATTERN = re.compile(r"^(?P<start>[0-9]{4})?(?P<range>\.\.|-|–)?(?P<end>[0-9]{4})?$")
 MAX_TERMS = 32  # a query of more terms is cut there: no one types more, and each is an index lookup
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "″": '"'})
 _FIELD_ALIASES = {
@@ -200,6 +201,8 @@ def _year_range(value: str) -> tuple[int | None, int | None] | None:
         return None
     start = int(match.group("start")) if match.group("start") else None
     end = int(match.group("end")) if match.group("end") else None
+    if start == 0 or end == 0:
+        return None
     if not match.group("range"):
         if start is None or end is not None:
             return None

@@ -54,19 +54,22 @@ def test_confirming_in_the_same_browser_signs_in_and_starts_the_onboarding(clien
     assert "This link no longer works" in texts(client.get(confirm), "//h1")
 
 
-def test_confirming_in_another_browser_asks_to_sign_in(client):
+def test_confirming_in_another_browser_asks_for_the_password_and_signs_in(client):
     sign_up(client, "elsewhere@example.org")
     confirm = link_in(mail.outbox[0])
     other_browser = Client()
-    response = other_browser.post(confirm)
-    assert response["Location"] == "/accounts/sign-in?next=%2Faccount%2Fonboarding"
-    assert User.objects.get(username="elsewhere@example.org").is_active
-    assert other_browser.get("/account")["Location"].startswith("/accounts/sign-in")
-    signed_in = other_browser.post(
-        "/accounts/sign-in",
-        {"email": "elsewhere@example.org", "password": NEW_PASSWORD, "next": "/account/onboarding"},
-    )
-    assert signed_in["Location"] == "/account/onboarding"
+    page = other_browser.get(confirm)
+    fields = tree(page).xpath("//main//form//input[@type='password']/@name")
+    assert fields == ["new_password1", "new_password2"]
+    mismatch = other_browser.post(confirm, {"new_password1": "warp-weft-2241", "new_password2": "other"})
+    assert mismatch.status_code == 400
+    assert not User.objects.get(username="elsewhere@example.org").is_active
+    chosen = {"new_password1": "warp-weft-2241", "new_password2": "warp-weft-2241"}
+    response = other_browser.post(confirm, chosen)
+    assert response["Location"] == "/account/onboarding"
+    user = User.objects.get(username="elsewhere@example.org")
+    assert user.is_active and user.check_password("warp-weft-2241")
+    assert other_browser.get("/account").status_code == 200
 
 
 def test_an_address_with_an_account_gets_the_same_answer_and_a_note_instead_of_a_link(client):
@@ -87,10 +90,9 @@ def test_an_address_with_an_account_gets_the_same_answer_and_a_note_instead_of_a
     assert answer_for_existing == answer_for_new.replace("free@", "taken@")
 
 
-def test_someone_elses_earlier_sign_up_never_signs_this_browser_in(client):
+def test_someone_elses_earlier_sign_up_never_signs_this_browser_in_with_their_password(client):
     """The address's owner signs up after someone else used their address with another password: the link
-    still confirms the address, but this browser is not signed in to an account whose password it did not
-    choose (it must sign in, and so reset that password)."""
+    confirms the address only with a password the owner chooses then (see tests/security)."""
     squatter = Client()
     sign_up(squatter, "owner@example.org", "squatters-own-pw-5521")
     sign_up(client, "owner@example.org", NEW_PASSWORD)
@@ -98,7 +100,8 @@ def test_someone_elses_earlier_sign_up_never_signs_this_browser_in(client):
     assert user.check_password("squatters-own-pw-5521")  # a second sign-up does not change the password
     assert [link_in(message).startswith("/accounts/confirm/") for message in mail.outbox] == [True, True]
     response = client.post(link_in(mail.outbox[1]))
-    assert response["Location"].startswith("/accounts/sign-in")
+    assert response.status_code == 400  # no password chosen: nothing confirmed, nobody signed in
+    assert not User.objects.get(username="owner@example.org").is_active
     assert client.get("/account").status_code == 302
 
 

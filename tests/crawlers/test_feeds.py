@@ -106,3 +106,12 @@ def test_the_feeds_run_a_fixed_number_of_queries(client, django_assert_max_num_q
     # 1 the institution, 2 its latest papers
     with django_assert_max_num_queries(2):
         client.get(f"/rss/institutions/{institution.pk}.xml")
+
+
+@pytest.mark.django_db
+def test_item_titles_are_readable_text_not_tex(client):
+    """Issue 15: a feed reader shows an item's title as it is: 'On α-nets', not 'On $\\alpha$-nets'."""
+    author = make_researcher("Titled Author")
+    make_paper(title="On $\\alpha$-nets and Bal\\'azs", authors=[author])
+    feed = feedparser.parse(client.get(f"/rss/researchers/{author.pk}.xml").content)
+    assert [entry.title for entry in feed.entries] == ["On α-nets and Balázs"]

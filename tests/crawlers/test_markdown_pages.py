@@ -139,7 +139,7 @@ def people():
         ror_id="042nb2s44",
         country_code="GB",
         type="education",
-        homepage="https://woven.example/a (b)",
+        homepage="https://woven.example/a(b)",
     )
     hopper = make_researcher(
         "Grace Hopper",
@@ -210,7 +210,7 @@ def test_an_institutions_markdown_has_its_facts_fields_researchers_and_papers(pe
     assert text.startswith("# University of Woven Studies\n\n")
     for line in (
         "- ROR: <https://ror.org/042nb2s44>",
-        "- Homepage: <https://woven.example/a%20%28b%29>",
+        "- Homepage: <https://woven.example/a%28b%29>",
         "- Country: GB",
         "- Type: education",
         "- Researchers in this corpus: 2",

@@ -1,6 +1,7 @@
 """A real HTTP server on 127.0.0.1 that answers with recorded upstream responses, so the harvesters' httpx
 clients, timeouts and retries run for real. Tests script it: which recorded body answers which request,
-and the faults (a 503 with Retry-After, a 429, a stall, a connection dropped mid-body)."""
+and the faults (a 503 with Retry-After, a 429, a stall, a connection dropped mid-body). A reply can also be
+streamed in pieces, with pauses between them, as a chat-completions server streams its events."""
 
 from __future__ import annotations
 
@@ -41,6 +42,9 @@ class Reply:
     delay: float = 0.0  # seconds before answering: longer than the client's timeout is a timeout
     hold: threading.Event | None = None  # answer only once this is set (a stalled server)
     drop_after: int | None = None  # send this many body bytes of a full-length response, then hang up
+    # Streamed instead of `body`: chunked transfer encoding, one chunk per bytes item, a float is a pause
+    # of that many seconds. With drop_after, the connection is dropped after that many bytes of chunks.
+    chunks: list[bytes | float] | None = None
 
 
 Answer = Reply | Callable[[Seen], Reply]
@@ -137,6 +141,9 @@ class ReplayServer:
                 if reply.delay:
                     time.sleep(reply.delay)
                 try:
+                    if reply.chunks is not None:
+                        self._send_chunks(reply)
+                        return
                     self.send_response(reply.status)
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
@@ -153,6 +160,28 @@ class ReplayServer:
                 except (BrokenPipeError, ConnectionResetError):
                     self.close_connection = True  # the client gave up (timed out, or was killed)
 
+            def _send_chunks(self, reply: Reply) -> None:
+                self.send_response(reply.status)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                sent = 0
+                for chunk in reply.chunks or []:
+                    if isinstance(chunk, float):
+                        time.sleep(chunk)
+                        continue
+                    if reply.drop_after is not None and sent + len(chunk) > reply.drop_after:
+                        chunk = chunk[: reply.drop_after - sent]
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunk else b"")
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    self.wfile.flush()
+                    sent += len(chunk)
+                self.wfile.write(b"0\r\n\r\n")
+
             do_GET = _serve
             do_POST = _serve
 
@@ -165,6 +194,16 @@ def xml(body: bytes) -> Reply:
 
 def json_reply(body: bytes, status: int = 200, **headers: str) -> Reply:
     return Reply(status=status, body=body, headers={"Content-Type": "application/json", **headers})
+
+
+def event_stream(body: bytes, *, pause: float = 0.0, status: int = 200) -> Reply:
+    """A recorded Server-Sent Events body streamed one event at a time (events end with a blank line),
+    `pause` seconds apart, as text/event-stream."""
+    events = [event + b"\n\n" for event in body.split(b"\n\n") if event.strip()]
+    chunks: list[bytes | float] = []
+    for event in events:
+        chunks += [pause, event] if pause and chunks else [event]
+    return Reply(status=status, headers={"Content-Type": "text/event-stream; charset=utf-8"}, chunks=chunks)
 
 
 def with_resumption_token(page: bytes, token: str, complete_list_size: int) -> bytes:

@@ -90,8 +90,8 @@ def test_it_draws_the_author_positions_with_counts_and_the_sentence(client, prof
     section = tree(response).xpath("//section[@aria-labelledby='positions-heading']")[0]
     bars = [text_of(row) for row in section.xpath(".//li[contains(@class, 'bar-row')]")]
     assert bars == ["first 1", "middle 1", "last 1", "sole author 1"]
-    widths = section.xpath(".//span[@class='bar-fill']/@style")
-    assert widths == ["width: 25%"] * 4
+    widths = section.xpath(".//rect[@class='bar-fill']/@width")  # an attribute: no inline style for the CSP
+    assert widths == ["25%"] * 4
     assert "Across the 4 of 5 papers where every author was matched, so the position is known." in text_of(
         section
     )
