@@ -1,4 +1,4 @@
-# The production image: gunicorn serves the site; the same image runs the Celery worker and beat.
+# The production image: gunicorn serves the site; the same image runs the Celery workers and beat.
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 HF_HUB_OFFLINE=1
@@ -6,15 +6,22 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 HF_HUB_OFFLI
 RUN useradd --create-home --uid 1000 wovepaper
 WORKDIR /app
 
-# torch is pinned to 2.13.0; pass PIP_EXTRA_INDEX_URL at build time to take its CPU-only build.
+# Exactly the versions of requirements.lock, each checked against its hash: a build next month installs
+# what was tested. torch is locked as its CPU build (2.13.0+cpu, no CUDA libraries), which PyPI does not
+# carry: give pip the PyTorch project's CPU wheel index, e.g.
+#   docker compose build --build-arg PIP_EXTRA_INDEX_URL=<the PyTorch CPU wheel index URL>
+# or a directory holding that wheel with PIP_FIND_LINKS. Without either the build stops at torch rather
+# than install another build.
 ARG PIP_EXTRA_INDEX_URL=""
-COPY pyproject.toml README.md ./
-RUN pip install "torch==2.13.0" && pip install .
+ARG PIP_FIND_LINKS=""
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps -r requirements.lock
 
 COPY . .
+RUN mkdir -p /app/staticfiles && chown wovepaper:wovepaper /app/staticfiles
+USER wovepaper
 RUN SECRET_KEY=build-only-collectstatic-key-not-used-at-runtime-0123456789abcdef \
     python manage.py collectstatic --noinput --verbosity 0
 
-USER wovepaper
 EXPOSE 8000
-CMD ["gunicorn", "wovepaper.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "wovepaper.wsgi"]

@@ -4,14 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test install chromium lint bench
+.PHONY: run test install chromium lint bench lock
 
-$(INSTALLED): pyproject.toml
+# Exactly the versions of requirements-dev.lock (pyproject.toml's pins and everything they need, with the
+# embedded servers and the test tools), each checked against its hash. torch is locked as its CPU build,
+# 2.13.0+cpu, which the machines carry on disk (pip finds it there) and PyPI does not.
+$(INSTALLED): pyproject.toml requirements-dev.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	@# The CPU build of torch first: it lies on the machine's disk, and a later resolve keeps it.
-	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e ".[embedded,test]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock
 	@touch $@
 
 install: $(INSTALLED)
@@ -19,13 +20,14 @@ install: $(INSTALLED)
 run: $(INSTALLED)
 	$(BIN)/python -m devserver
 
-# Debian's Chromium drives the browser tests; installed when missing and we are root.
+# Debian's Chromium drives the browser tests, and its nginx checks deploy/nginx.conf (`nginx -t`);
+# installed when missing and we are root.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
+	@command -v chromium >/dev/null 2>&1 && command -v nginx >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "installing Debian's chromium for the browser tests"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-		else echo "chromium is not installed: the browser tests will be skipped (apt-get install chromium)"; fi; }
+			echo "installing Debian's chromium and nginx for the browser and deployment tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; \
+		else echo "chromium or nginx is not installed: their tests will be skipped (apt-get install chromium nginx-light)"; fi; }
 
 test: $(INSTALLED) chromium
 	$(BIN)/python -m pytest
@@ -38,3 +40,16 @@ lint: $(INSTALLED)
 PAPERS ?= 100000
 bench: $(INSTALLED)
 	$(BIN)/python -m bench --papers $(PAPERS)
+
+# The lock files again, after a change to pyproject.toml: a new dependency's dependencies at their newest
+# allowed versions, the others kept (`make lock` after deleting the files moves them all), with hashes
+# (pip-tools, in a venv of its own under var/).
+LOCK_VENV := var/lock-venv
+lock:
+	@test -x $(LOCK_VENV)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/pip install --quiet pip-tools==7.6.2; }
+	$(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-header \
+		--no-emit-index-url --no-emit-find-links --extra embedded --extra test -o requirements-dev.lock pyproject.toml
+	@# The image's lock: the same versions (pip takes no hashes in a constraints file), fewer packages.
+	sed -e '/--hash=/d' -e 's/ \\$$//' requirements-dev.lock > var/lock-constraints.txt
+	$(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-header \
+		--no-emit-index-url --no-emit-find-links -c var/lock-constraints.txt -o requirements.lock pyproject.toml

@@ -105,7 +105,11 @@ def _send(account: AccountSettings, digest: Digest) -> None:
         template="accounts/email/digest.txt",
         html_template="accounts/email/digest.html",
         context=context,
-        headers={"List-Unsubscribe": f"<{unsubscribe}>", "Auto-Submitted": "auto-generated"},
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",  # RFC 8058: the mail program POSTs
+            "Auto-Submitted": "auto-generated",
+        },
     )
 
 

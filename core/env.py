@@ -7,7 +7,7 @@ deployment stops start-up with one clear line instead of running with a surprisi
 import ipaddress
 import os
 import re
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -119,6 +119,24 @@ def env_rate(name: str, default: str) -> str:
             f"{name} must look like 600/m, 100/5m or 10/h (requests per s, m, h or d), got {value!r}"
         ) from None
     return value
+
+
+def redis_database_url(url: str, database: int) -> str:
+    """The same Redis server as `url`, another of its numbered databases."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+def env_addresses(name: str) -> list[tuple[str, str]]:
+    """People to e-mail, as Django's ADMINS: "Ada <ada@example.org>, ops@example.org"; empty when unset."""
+    people = []
+    for item in filter(None, (part.strip() for part in env_optional(name).split(","))):
+        display, _, address = item.rpartition("<")
+        address = address.rstrip(">").strip() if display or "<" in item else item
+        if not EMAIL_PATTERN.match(address):
+            raise ImproperlyConfigured(f"{name} must list e-mail addresses (Name <address>, …), got {item!r}")
+        people.append((display.strip() or address, address))
+    return people
 
 
 def env_optional_url(name: str, *, schemes: tuple[str, ...] = ("http", "https")) -> str:

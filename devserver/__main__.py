@@ -166,8 +166,9 @@ def main() -> int:
                     "--loglevel", "INFO", "--hostname", "wovepaper@%h")  # fmt: skip
         stack.spawn("beat", *celery, "beat", "--loglevel", "INFO", "--pidfile=",
                     "--schedule", str(var_dir / "celerybeat-schedule"))  # fmt: skip
-        stack.spawn("web", PYTHON, "-m", "gunicorn", "wovepaper.wsgi", "--bind", f"127.0.0.1:{web_port}",
-                    "--workers", "2", "--threads", "4", "--access-logfile", "-")  # fmt: skip
+        # gunicorn.conf.py: the worker that reads requests whole before a thread takes them (slow clients)
+        stack.spawn("web", PYTHON, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wovepaper.wsgi",
+                    "--bind", f"127.0.0.1:{web_port}")  # fmt: skip
         deadline = time.monotonic() + 60
         while not port_is_open(web_port) and time.monotonic() < deadline:
             time.sleep(0.2)

@@ -20,16 +20,19 @@ from typing import Any
 from django.db import transaction
 
 from core.progress import Progress, no_progress
+from harvest.models import HarvestRun
 from harvest.parsers.arxiv import paper_from_kaggle, paper_from_listing, parse_atom_feed
 from harvest.parsers.jsonbody import load_json
 from harvest.parsers.openalex import openalex_work, paper_from_openalex_work
 from harvest.parsers.ror import parse_ror_records
 from harvest.parsers.semantic_scholar import paper_from_s2, parse_s2_author_batch, s2_work
 from harvest.records import PaperRecord, RecordError, UpstreamWork
+from harvest.runs import RunRecorder
 from harvest.services.authors import authors_apply
 from harvest.services.institutions import institutions_upsert
-from harvest.services.papers import UpsertCounts, papers_upsert
+from harvest.services.papers import UpsertCounts, lock_paper_writes, papers_upsert
 from harvest.services.works import works_apply
+from papers.models import Paper
 from researchers.services import researchers_group_by_names
 
 DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
@@ -159,23 +162,54 @@ class DemoLoad:
     linked: int
     upstream: UpstreamDemo
     touched: list[int]
+    resumed: bool = False
+
+
+def demo_corpus_loaded() -> bool:
+    """Whether a load of the demo corpus (of any size) ran to its end."""
+    return HarvestRun.objects.last_succeeded(HarvestRun.Source.DEMO) is not None
 
 
 def demo_corpus_load(*, limit: int | None = None, progress: Progress = no_progress) -> DemoLoad:
     """Load the demo corpus (idempotent: a second run changes nothing); `limit` takes only the first papers
-    of the big listing."""
+    of the big listing.
+
+    A load is a HarvestRun: each page commits with its checkpoint, so a load killed part-way resumes
+    after its last stored page, and its end (the authors grouped into researchers, the upstream records)
+    is done by whichever run reaches it, for every paper of the corpus still without a researcher."""
+    recorder = RunRecorder.start(HarvestRun.Source.DEMO, {"limit": limit})
+    pages_done = recorder.checkpoint.get("pages", 0)
     sources = [
         (_json_lines(DEMO_DATA / "arxiv_cs_daily_2025-05_2025-06.jsonl.gz", paper_from_listing), limit),
         (_json_lines(DEMO_DATA / "arxiv_kaggle_snapshot_head200.jsonl", paper_from_kaggle), None),
         (_until(_atom(DEMO_DATA / "2026_q_testing_s0_m100.xml"), DEMO_HORIZON), None),
     ]
-    counts, problems, touched = UpsertCounts(), [], []
+    counts, problems, touched, arxiv_ids = UpsertCounts(), [], [], []
+    page_number = 0
     for items, source_limit in sources:
         for page in _pages(_taking(items, problems, source_limit)):
-            page_counts, page_touched = papers_upsert(records=page)
-            counts += page_counts
-            touched += page_touched
+            page_number += 1
+            arxiv_ids += [record.arxiv_id for record in page]
+            if page_number > pages_done:
+                with transaction.atomic():
+                    page_counts, page_touched = papers_upsert(records=page)
+                    recorder.count(
+                        created=page_counts.created,
+                        updated=page_counts.updated,
+                        unchanged=page_counts.unchanged,
+                    )
+                    recorder.save({"pages": page_number})
+                counts += page_counts
+                touched += page_touched
             progress("papers", len(page), None)
-    linked = researchers_group_by_names(paper_ids=touched) if touched else 0
+    with transaction.atomic():
+        lock_paper_writes()
+        # Also the papers an interrupted run stored before it could group their authors.
+        ungrouped = Paper.objects.filter(
+            arxiv_id__in=arxiv_ids, authorships__researcher__isnull=True
+        ).values_list("pk", flat=True)
+        to_group = sorted(set(touched) | set(ungrouped))
+        linked = researchers_group_by_names(paper_ids=to_group) if to_group else 0
     upstream = upstream_demo_load()
-    return DemoLoad(counts, problems, linked, upstream, touched + upstream.touched)
+    recorder.finish(HarvestRun.State.SUCCEEDED, {"pages": page_number})
+    return DemoLoad(counts, problems, linked, upstream, to_group + upstream.touched, recorder.summary.resumed)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from harvest.models import HarvestRun
@@ -23,11 +23,16 @@ class HarvestBusy(RuntimeError):
     """Another run of the same harvester holds its lock."""
 
 
+def lock_key(name: str) -> int:
+    """The PostgreSQL advisory lock key of `name`, the same in every process."""
+    return zlib.crc32(f"wovepaper-harvest:{name}".encode())
+
+
 @contextmanager
 def source_lock(name: str) -> Iterator[None]:
     """One run per harvester at a time, across machines. A PostgreSQL advisory lock belongs to the
     database session, so a killed run releases it the moment its connection drops."""
-    key = zlib.crc32(f"wovepaper-harvest:{name}".encode())
+    key = lock_key(name)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
         if not cursor.fetchone()[0]:
@@ -129,12 +134,16 @@ class RunRecorder:
         )
 
     def finish(self, state: str, checkpoint: dict[str, Any] | None = None) -> Summary:
+        """The run's end: its last checkpoint and its state commit together (and with the caller's page,
+        when called inside its transaction), so no run is left holding a final checkpoint while it
+        still says it is running."""
         self.summary.state = state
         self.run.state = state
         self.run.finished_at = timezone.now()
         if not self.dry_run:
-            self.save(checkpoint)
-            self.run.save(update_fields=["state", "finished_at"])
+            with transaction.atomic():
+                self.save(checkpoint)
+                self.run.save(update_fields=["state", "finished_at"])
         return self.summary
 
     def fail(self, *, source: str, request: str, position: str, message: str) -> Summary:

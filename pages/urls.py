@@ -20,6 +20,7 @@ SITEMAP_SECTIONS = [
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     path("about", views.static_page, {"template": "pages/about.html"}, name="about"),
     path("contact", views.static_page, {"template": "pages/contact.html"}, name="contact"),
     path("privacy", views.static_page, {"template": "pages/privacy.html"}, name="privacy"),

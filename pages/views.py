@@ -3,14 +3,14 @@ import json
 import logging
 
 from django.conf import settings
-from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from core.health import dependencies
 from core.negotiation import MARKDOWN_CONTENT_TYPE, markdown_alternative, prefers_markdown
 from institutions.models import Institution
 from papers.models import Paper
@@ -86,10 +86,18 @@ def web_manifest(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For load balancers and container health checks: the database answers."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """Liveness, for container health checks and load balancers: this process serves requests. It does
+    not ask the database or Redis: a web process cannot fix them, and restarting it would not help."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness, for monitoring: each dependency, reported separately; 503 when any of them is down.
+    Pages degrade without Redis (core.cache), so this is where its absence shows."""
+    status = dependencies()
+    body = {name: "ok" if up else "unavailable" for name, up in status.items()}
+    return JsonResponse(body, status=200 if all(status.values()) else 503)
 
 
 @require_GET

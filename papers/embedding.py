@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+import torch
 from django.conf import settings
 from sentence_transformers import SentenceTransformer
 
@@ -17,6 +18,7 @@ from papers.model_files import model_location
 
 @cache
 def get_model() -> SentenceTransformer:
+    torch.set_num_threads(settings.TORCH_THREADS)  # per process: see the setting
     model = SentenceTransformer(model_location(), device="cpu")
     model.max_seq_length = settings.EMBEDDING_MAX_TOKENS
     dimensions = model.get_embedding_dimension()

@@ -137,8 +137,8 @@ def live_site(demo_corpus: DemoCorpus) -> Iterator[str]:
     """gunicorn serving the test database on a free port, for browsers and HTTP clients: its base URL."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "wovepaper.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "--threads", "4", "--log-level", "warning"],
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wovepaper.wsgi",
+         "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "--access-logfile", "/dev/null"],
         cwd=BASE_DIR,
         env=_process_env() | LIVE_SITE_ENV,
     )  # fmt: skip

@@ -12,7 +12,7 @@ from tests.factories import make_paper
 def test_a_celery_worker_embeds_a_committed_paper(celery_worker, django_db_blocker):
     with django_db_blocker.unblock():  # committed, so the worker process can see it
         paper = make_paper(title="Self-supervised pretraining of protein language models")
-        result = embed_papers.delay([paper.pk])
+        result = embed_papers.apply_async([[paper.pk]], ignore_result=False)  # results are not kept otherwise
         assert result.get(timeout=120) == 1
         paper.refresh_from_db()
         assert paper.embedding is not None and len(paper.embedding) == 384

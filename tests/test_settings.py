@@ -14,6 +14,7 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "wovepaper.org",
     "SITE_URL": "https://wovepaper.org",
     "DEBUG": "false",
+    "EMAIL_HOST": "smtp.wovepaper.org",  # without it, check --deploy warns that e-mails are only printed
 }
 
 

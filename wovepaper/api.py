@@ -66,7 +66,7 @@ def rate_limited(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     @wraps(run)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = wait_seconds(request, group="api", rate=settings.API_RATE_LIMIT)
+        wait = wait_seconds(request, group="api", rate=settings.API_RATE_LIMIT, fail_open=True)
         if wait:
             limit = Rate.parse(settings.API_RATE_LIMIT).in_words()
             return too_many_requests_error(f"Too many requests: at most {limit} per client address.", wait)

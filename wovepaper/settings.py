@@ -14,6 +14,7 @@ from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from core.env import (
+    env_addresses,
     env_bool,
     env_email,
     env_int,
@@ -25,7 +26,9 @@ from core.env import (
     env_rate,
     env_str,
     env_url,
+    redis_database_url,
 )
+from wovepaper.errors import error_reports_to_sentry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("WOVEPAPER_VAR_DIR", str(BASE_DIR / "var")))
@@ -49,7 +52,8 @@ CONTACT_EMAIL = env_email("CONTACT_EMAIL", "hello@wovepaper.org")
 # HTTPS hardening follows DEBUG unless told otherwise: `make run` serves plain HTTP on loopback.
 HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP inside the network
+# container health checks speak plain HTTP inside the network
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if HTTPS else 0
@@ -127,6 +131,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "ninja",  # its Swagger UI is then served from our own static files, not a CDN
     "accounts",
+    "core",  # no models: its management commands (backup, restore)
     "csp",
     "chat",
 ]
@@ -145,6 +150,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "wovepaper.api.json_error_bodies",
+    "core.ratelimits.RateLimitUnavailableMiddleware",  # a limit that fails closed while Redis is away: 503
     "core.middleware.refuse_nul_bytes",  # inside json_error_bodies, so the API's 400 is its JSON error
 ]
 
@@ -179,18 +185,39 @@ DATABASE_URL = env_url(
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Redis holds two things that must not share a fate: the Celery broker and the harvesters' politeness
+# (REDIS_URL, database 0: never evicted) and the cache (CACHE_REDIS_URL, by default database 1 of the same
+# server; in docker-compose.yml a Redis of its own with maxmemory and LRU eviction).
 REDIS_URL = env_url("REDIS_URL", "redis://127.0.0.1:63790/0", schemes=("redis", "rediss"))
+CACHE_REDIS_URL = env_url("CACHE_REDIS_URL", redis_database_url(REDIS_URL, 1), schemes=("redis", "rediss"))
+# The cache degrades instead of failing (core.cache): every call gives up after this long.
+REDIS_CACHE_TIMEOUT_MS = env_int("REDIS_CACHE_TIMEOUT_MS", 100, minimum=10)
+_CACHE_OPTIONS = {
+    "socket_timeout": REDIS_CACHE_TIMEOUT_MS / 1000,
+    "socket_connect_timeout": REDIS_CACHE_TIMEOUT_MS / 1000,
+}
 CACHES = {
+    # A failure is a miss: figures are computed, sessions come from the database.
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+        "BACKEND": "core.cache.ResilientRedisCache",
+        "LOCATION": CACHE_REDIS_URL,
         "KEY_PREFIX": "wovepaper",
         "TIMEOUT": 300,
-    }
+        "OPTIONS": _CACHE_OPTIONS,
+    },
+    # The same keys, but a failure raises: each rate limit decides to fail open or closed.
+    "ratelimits": {
+        "BACKEND": "core.cache.ResilientRedisCache",
+        "LOCATION": CACHE_REDIS_URL,
+        "KEY_PREFIX": "wovepaper",
+        "TIMEOUT": 300,
+        "OPTIONS": _CACHE_OPTIONS | {"fail_silently": False},
+    },
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Inbound rate limits (core.ratelimits) count in the Redis cache, per client address; past one, a 429.
+RATELIMIT_USE_CACHE = "ratelimits"
 RATELIMIT_IP_META_KEY = "core.ratelimits.client_ip"
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 # The JSON API's limit per client address (core.rates: requests per s, m, h or d).
@@ -228,13 +255,18 @@ STORAGES = {
 
 # E-mail (sign-up confirmations, password resets, alert digests): printed to the console until an SMTP
 # server is named with EMAIL_HOST.
+# Requests only queue their e-mails (accounts.mail); a Celery worker delivers them with
+# EMAIL_DELIVERY_BACKEND, so no request waits on an SMTP server.
 EMAIL_HOST = env_optional("EMAIL_HOST")
-EMAIL_BACKEND = env_str(
-    "EMAIL_BACKEND",
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "accounts.mail.QueuedEmailBackend")
+EMAIL_DELIVERY_BACKEND = env_str(
+    "EMAIL_DELIVERY_BACKEND",
     f"django.core.mail.backends.{'smtp' if EMAIL_HOST else 'console'}.EmailBackend",
 )
-if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend" and not EMAIL_HOST:
-    raise ImproperlyConfigured("EMAIL_HOST must name the SMTP server when EMAIL_BACKEND is the SMTP backend")
+_SMTP = "django.core.mail.backends.smtp.EmailBackend"
+if _SMTP in (EMAIL_BACKEND, EMAIL_DELIVERY_BACKEND) and not EMAIL_HOST:
+    raise ImproperlyConfigured("EMAIL_HOST must name the SMTP server when e-mails go out by SMTP")
+EMAIL_FILE_PATH = env_optional("EMAIL_FILE_PATH")  # for the file backend, which the tests' worker uses
 EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_optional("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_optional("EMAIL_HOST_PASSWORD")
@@ -263,6 +295,10 @@ EMBEDDING_DIMENSIONS = 384
 EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64, minimum=1)
 # all-MiniLM-L6-v2 was trained on 128 word pieces: reading 256 doubles the CPU time for little gain.
 EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 128, minimum=16)
+# Threads torch may use in one process. Every web process and worker child loads the model; left alone,
+# each would start a thread per core and they would fight over the cores (compose gives the one embedding
+# worker two).
+TORCH_THREADS = env_int("TORCH_THREADS", 1, minimum=1)
 
 # Upstream sources, all overridable so tests (and mirrors) can stand in for them.
 ARXIV_OAI_URL = env_url("ARXIV_OAI_URL", "https://oaipmh.arxiv.org/oai")
@@ -274,8 +310,14 @@ S2_API_KEY = env_optional("S2_API_KEY")
 HTTP_TIMEOUT_SECONDS = env_int("HTTP_TIMEOUT_SECONDS", 30, minimum=1)
 
 CELERY_BROKER_URL = REDIS_URL
+# Nothing reads task results: not storing them keeps the broker's Redis small. (A caller that wants one,
+# as a test may, asks with apply_async(ignore_result=False); it is kept a day.)
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_RESULT_EXPIRES = 60 * 60 * 24
+# A worker's child process that has grown past this (kilobytes: the embedding model alone is about
+# 300 MB) is replaced after its task, handing back what torch and long harvests accumulate.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("WORKER_MAX_MEMORY_PER_CHILD", 1_500_000, minimum=100_000)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -286,7 +328,12 @@ CELERY_TASK_ROUTES = {
     "papers.tasks.*": {"queue": "embed"},
     "harvest.tasks.*": {"queue": "harvest"},
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 60 * 60}
+# A stalled broker must not hold a web request (which publishes e-mails) or a worker for ever.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 60 * 60,
+    "socket_timeout": 5,
+    "socket_connect_timeout": 2,
+}
 CELERY_BEAT_SCHEDULE = {
     # Papers without a vector (new harvests, the demo corpus) are embedded in the background.
     "embed-missing-papers": {"task": "papers.tasks.embed_missing_papers", "schedule": crontab(minute="*/5")},
@@ -373,6 +420,14 @@ CELERY_BEAT_SCHEDULE |= {
         "schedule": crontab(hour=6, minute=15),
     },
 }
+
+# Errors. With SENTRY_DSN, unhandled errors of the web and the workers go to Sentry (wovepaper.errors);
+# otherwise Django e-mails them to ADMINS ("Name <address>, …"), through the same e-mail settings.
+SENTRY_DSN = env_optional("SENTRY_DSN")
+ADMINS = [] if SENTRY_DSN else env_addresses("ADMINS")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if SENTRY_DSN:
+    error_reports_to_sentry(SENTRY_DSN, site_url=SITE_URL)
 
 # The language model behind chat's answers and paper analysis's one-line summaries (core.llm): any
 # OpenAI-compatible chat-completions server (vLLM, llama.cpp's server, Ollama, a hosted one). LLM_BASE_URL

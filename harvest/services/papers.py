@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from core.latex import detex
 from harvest.records import PaperRecord
+from harvest.runs import lock_key
 from papers.models import Authorship, Paper, paper_slug
 from researchers.names import normalise_name
 
@@ -38,6 +39,18 @@ def _values_from(record: PaperRecord) -> dict:
     return values
 
 
+def lock_paper_writes() -> None:
+    """One writer of papers and their authors at a time, until the caller's transaction ends.
+
+    Without it an on-demand fetch (arXiv API) and an OAI page storing the same paper both inserted it,
+    and the second failed on the unique arXiv id once the first committed; and two writers grouping the
+    same new author by name, each unable to see the other's uncommitted researcher, made two. Taken as
+    the first statement of the unit of work (papers_upsert opens every one), so the grouping that
+    follows in the same transaction runs under it too."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_key("paper-writes")])
+
+
 def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list[int]]:
     """Store a page of records in one transaction; returns the counts and the ids of papers that are new
     or whose text changed (they need embedding and researcher matching)."""
@@ -45,6 +58,7 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
     counts = UpsertCounts()
     touched: list[int] = []
     with transaction.atomic():
+        lock_paper_writes()
         existing = {
             paper.arxiv_id: paper
             for paper in Paper.objects.select_for_update().filter(arxiv_id__in=records_by_id)

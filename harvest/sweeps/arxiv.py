@@ -6,6 +6,7 @@ import datetime
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from core.progress import Progress, no_progress
@@ -91,12 +92,19 @@ def _list_records(
             return recorder.fail(source=OAI_SOURCE, request=fetched.request, position=where, message=detail)
         record_skipped(recorder, OAI_SOURCE, fetched.request, where, page.skipped)
         token = page.resumption_token
-        store_papers(recorder, page.records, {"resumption_token": token, "page": page_number})
         progress("records", len(page.records) + len(page.skipped), page.complete_list_size)
         if not token:
-            break
-    through = until or timezone.now().date()
-    return finished(recorder, {"harvested_through": through.isoformat()})
+            # The last page and the end of the run commit together: stored apart, a run killed between
+            # them kept a checkpoint with no token and started the whole list again.
+            with transaction.atomic():
+                store_papers(recorder, page.records, {"resumption_token": None, "page": page_number})
+                return finished(recorder, _harvested_through(until))
+        store_papers(recorder, page.records, {"resumption_token": token, "page": page_number})
+    return finished(recorder, _harvested_through(until))
+
+
+def _harvested_through(until: datetime.date | None) -> dict[str, str]:
+    return {"harvested_through": (until or timezone.now().date()).isoformat()}
 
 
 def arxiv_daily_from(set_spec: str) -> datetime.date:

@@ -157,7 +157,7 @@ class SearchOut(Schema):
     ),
 )
 def search(request: HttpRequest, filters: Query[SearchFilters]) -> HttpResponse | dict[str, object]:
-    wait = wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT)
+    wait = wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT, fail_open=True)
     if wait:
         limit = Rate.parse(settings.SEARCH_RATE_LIMIT).in_words("searches")
         return too_many_requests_error(f"Too many searches: at most {limit} per client address.", wait)

@@ -22,7 +22,9 @@ CATEGORY_CHOICES_SHOWN = 12
 @markdown_alternative
 @vary_on_headers("HX-Request")
 def search(request: HttpRequest) -> HttpResponse:
-    if wait := wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT):
+    # Fails open: with Redis away, searches go on uncounted (core.ratelimits).
+    wait = wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT, fail_open=True)
+    if wait:
         return too_many_requests(request, wait)
     fragment = bool(request.htmx) and not request.htmx.history_restore_request
     template = "papers/search.html#results" if fragment else "papers/search.html"

@@ -3,14 +3,18 @@ run resumes from its checkpoint: no page asked twice, no paper stored twice."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import threading
+
+import psycopg
 
 from harvest.models import HarvestRun
 from papers.models import Authorship, Paper
 from tests.conftest import BASE_DIR, _process_env
 from tests.harvest.committed import forget_papers
+from tests.harvest.interrupt import Interrupted, manage
 from tests.harvest.replay import Reply, fixture, with_resumption_token, xml
 
 OAI = "arxiv/oai_pmh/"
@@ -90,3 +94,65 @@ def test_a_killed_harvest_resumes_from_its_checkpoint_without_duplicates(
             assert HarvestRun.objects.filter(source="arxiv-oai", parameters__from="2017-12-14").count() == 1
         finally:
             forget_papers(ALL_IDS, run_sources=["arxiv-oai"])
+
+
+def test_a_harvest_killed_after_its_last_page_resumes_at_that_page_not_at_the_start(
+    django_db_setup, django_db_blocker, replay, tmp_path
+):
+    """The last page and the run's end commit together. Stored apart, a run killed between them kept a
+    checkpoint without a token, and its next run asked for the whole list again."""
+    replay.route("/oai", xml(with_resumption_token(HEP_TH, FIRST_TOKEN, 7)), verb="ListRecords", set="cs")
+    replay.route("/oai", xml(SINGLE), resumptionToken=FIRST_TOKEN)
+    with django_db_blocker.unblock():
+        forget_papers(ALL_IDS, run_sources=["arxiv-oai"])
+        try:
+            killed = Interrupted("harvest.sweeps.arxiv.finished", "kill-before", COMMAND[2:], flags=tmp_path)
+            assert killed.wait()[0] == -signal.SIGKILL
+
+            run = HarvestRun.objects.get(source="arxiv-oai", parameters__from="2017-12-14")
+            assert run.state == "running"
+            assert run.checkpoint == {"resumption_token": FIRST_TOKEN, "page": 1}
+            assert not Paper.objects.filter(arxiv_id="1401.2122").exists()  # the last page went with it
+
+            replay.reset()
+            replay.route("/oai", xml(SINGLE), resumptionToken=FIRST_TOKEN)
+            resumed = manage(*COMMAND[2:])
+            assert resumed.returncode == 0, resumed.stderr
+            assert [seen.query for seen in replay.seen("/oai")] == [
+                {"verb": "ListRecords", "resumptionToken": FIRST_TOKEN}
+            ]
+            run.refresh_from_db()
+            assert run.state == "succeeded"
+            assert run.checkpoint == {"harvested_through": "2017-12-15"}
+            assert Paper.objects.filter(arxiv_id="1401.2122").exists()
+        finally:
+            forget_papers(ALL_IDS, run_sources=["arxiv-oai"])
+
+
+def test_a_demo_load_killed_part_way_is_finished_by_the_next_make_run(scratch_database, tmp_path):
+    """`make run` loads the demo corpus with --if-empty. A load killed after its first page left papers
+    without researchers that --if-empty then skipped for ever; now the next start finishes it."""
+    env = _process_env() | {"DATABASE_URL": scratch_database}
+    assert manage("migrate", "--noinput", "--verbosity", "0", env=env).returncode == 0
+    demo = ["load_demo", "--if-empty", "--limit", "600", "--no-embed", "--verbosity", "0"]
+    killed = Interrupted("harvest.demo.papers_upsert", "kill-before", demo, flags=tmp_path, nth=2, env=env)
+    assert killed.wait()[0] == -signal.SIGKILL
+
+    with psycopg.connect(scratch_database) as connection:
+        assert connection.execute("SELECT count(*) FROM papers_paper").fetchone() == (500,)  # one page
+
+    finishing = manage(*demo, env=env)
+    assert finishing.returncode == 0, finishing.stderr
+    assert "finishing a load that was interrupted" in finishing.stdout
+    with psycopg.connect(scratch_database) as connection:
+        papers = connection.execute("SELECT count(*) FROM papers_paper WHERE arxiv_id <> ''").fetchone()[0]
+        assert papers >= 900  # 600 listing + 200 Kaggle + 100 API, and the upstream records' papers
+        ungrouped = connection.execute(
+            "SELECT count(*) FROM papers_authorship WHERE researcher_id IS NULL"
+        ).fetchone()
+        assert ungrouped == (0,)
+        runs = connection.execute("SELECT state FROM harvest_harvestrun WHERE source = 'demo'").fetchall()
+        assert runs == [("succeeded",)]
+
+    again = manage(*demo, env=env)
+    assert again.stdout.strip() == "demo corpus: the corpus already has papers; nothing to do"

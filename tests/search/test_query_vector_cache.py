@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def stored_vector(text: str) -> np.ndarray | None:
     """The vector Redis holds for a query, read with a plain Redis client (no Django cache in between)."""
-    keys = redis.Redis.from_url(settings.REDIS_URL).keys(f"*{query_vector_key(text)}")
+    keys = redis.Redis.from_url(settings.CACHE_REDIS_URL).keys(f"*{query_vector_key(text)}")
     if not keys:
         return None
     from django.core.cache import cache
