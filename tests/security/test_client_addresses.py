@@ -16,21 +16,27 @@ def request_from(peer: str, forwarded: str | None = None):
     return RequestFactory().get("/", **extra)
 
 
+def reset_statuses(client, count: int, remote_addr: str, forwarded_for: str) -> list[int]:
+    """The statuses of `count` password-reset requests from `remote_addr`, each with its own e-mail
+    address and X-Forwarded-For (`forwarded_for` formatted with the request's number)."""
+    return [
+        client.post(
+            "/accounts/password-reset",
+            {"email": f"someone{number}@example.org"},
+            REMOTE_ADDR=remote_addr,
+            HTTP_X_FORWARDED_FOR=forwarded_for.format(number=number),
+        ).status_code
+        for number in range(count)
+    ]
+
+
 @pytest.mark.django_db
 def test_a_client_rotating_x_forwarded_for_is_still_limited(client, settings):
     """Finding 3: with BEHIND_PROXY=true, a client reaching gunicorn directly made up a new address for
     each request and was never limited (14 password resets, no 429)."""
     settings.SECURE_PROXY_SSL_HEADER = PROXY
     settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
-    statuses = [
-        client.post(
-            "/accounts/password-reset",
-            {"email": f"someone{number}@example.org"},
-            REMOTE_ADDR="203.0.113.9",
-            HTTP_X_FORWARDED_FOR=f"198.51.100.{number}",
-        ).status_code
-        for number in range(14)
-    ]
+    statuses = reset_statuses(client, 14, "203.0.113.9", "198.51.100.{number}")
     assert statuses[:10] == [302] * 10  # PASSWORD_RESET_RATE_LIMIT_IP: 10/h
     assert statuses[10:] == [429] * 4
 
@@ -40,15 +46,7 @@ def test_through_the_proxy_only_the_address_it_saw_counts(client, settings):
     """Finding 3: behind the proxy, what the client wrote into X-Forwarded-For itself changes nothing."""
     settings.SECURE_PROXY_SSL_HEADER = PROXY
     settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
-    statuses = [
-        client.post(
-            "/accounts/password-reset",
-            {"email": f"someone{number}@example.org"},
-            REMOTE_ADDR="10.0.0.2",
-            HTTP_X_FORWARDED_FOR=f"198.51.100.{number}, 203.0.113.9",
-        ).status_code
-        for number in range(12)
-    ]
+    statuses = reset_statuses(client, 12, "10.0.0.2", "198.51.100.{number}, 203.0.113.9")
     assert statuses[10:] == [429, 429]
 
 
