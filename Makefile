@@ -29,8 +29,10 @@ chromium:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; \
 		else echo "chromium or nginx is not installed: their tests will be skipped (apt-get install chromium nginx-light)"; fi; }
 
+# Two pytest-xdist workers, one a core, each with its own PostgreSQL and Redis (tests/services.py).
+TEST_WORKERS ?= 2
 test: $(INSTALLED) chromium
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 lint: $(INSTALLED)
 	$(BIN)/python -m ruff check .

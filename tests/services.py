@@ -4,6 +4,9 @@ It starts PostgreSQL with pgvector and Redis, from their wheels, in a temporary 
 pytest-django loads the settings, so DATABASE_URL and REDIS_URL point at them. A DATABASE_URL or REDIS_URL
 already in the environment is used instead (pytest-django then creates and drops `test_<name>` there).
 Run the suite with `python -m pytest` (or `make test`) so that this module is importable.
+
+Under pytest-xdist (`-n 2`, as `make test` runs) each worker starts its own servers, so workers share no
+database and no Redis (each test empties Redis); the controller, which runs no test, starts none.
 """
 
 import atexit
@@ -14,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from core.env import redis_database_url
 from devserver.localservices import EmbeddedPostgres, EmbeddedRedis, free_port
 
 _session_dir = Path(tempfile.mkdtemp(prefix="wovepaper-tests-"))
@@ -32,6 +36,15 @@ def _start_services() -> None:
         _redis = EmbeddedRedis(_session_dir / "redis", free_port(), persist=False)
         _redis.start()
         os.environ["REDIS_URL"] = _redis.url()
+    elif worker := os.environ.get("PYTEST_XDIST_WORKER"):
+        # One Redis server given for every worker (pytest-django already gives each its own test
+        # database): each worker takes two numbered databases of it, its broker's and its cache's.
+        number = int(worker.removeprefix("gw"))
+        os.environ["REDIS_URL"] = redis_database_url(os.environ["REDIS_URL"], 2 * number)
+        os.environ["CACHE_REDIS_URL"] = redis_database_url(os.environ["REDIS_URL"], 2 * number + 1)
+
+
+def _configure_environment() -> None:
     os.environ.setdefault("SECRET_KEY", "test-secret-key-" + "x" * 48)
     os.environ.setdefault("HTTPS", "false")
     os.environ["STATIC_ROOT"] = str(_session_dir / "static")
@@ -52,9 +65,18 @@ def _stop_services() -> None:
     shutil.rmtree(_session_dir, ignore_errors=True)
 
 
+def _distributes(early_config: pytest.Config) -> bool:
+    """Whether this process is an xdist controller that hands the tests to workers."""
+    return "PYTEST_XDIST_WORKER" not in os.environ and bool(
+        getattr(early_config.known_args_namespace, "numprocesses", None)
+    )
+
+
 @pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests() -> None:
-    _start_services()
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    _configure_environment()
+    if not _distributes(early_config):
+        _start_services()
     atexit.register(_stop_services)
 
 
