@@ -39,6 +39,9 @@ SERVER_SETTINGS = {
 }
 
 
+PARTS = ("search", "pages", "chat")
+
+
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=100_000, help="papers in the corpus (at least 1000)")
@@ -61,6 +64,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         default=None,
         help="chat questions asked (default: all of chat's evaluation set)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=PARTS,
+        help="measure only this part (repeatable); the JSON is named for the parts (chat-100000.json)",
     )
     args = parser.parse_args(argv)
     if args.papers < 1000:

@@ -119,17 +119,23 @@ def run(args: argparse.Namespace, url: str) -> dict:
             )
         },
         "queries": [query.text for query in bench_queries],
-        "search": measure.search_cases(bench_queries, args.repeat),
-        "pages": measure.pages(bench_queries, args.repeat, args.seed),
-        "chat": chat.measure(args.repeat, args.seed, questions=args.chat_questions),
     }
+    parts = args.only or ["search", "pages", "chat"]
+    if "search" in parts:
+        report["search"] = measure.search_cases(bench_queries, args.repeat)
+    if "pages" in parts:
+        report["pages"] = measure.pages(bench_queries, args.repeat, args.seed)
+    if "chat" in parts:
+        report["chat"] = chat.measure(args.repeat, args.seed, questions=args.chat_questions)
     # Other work on the machine slows every number: say how busy it was.
     report["machine"]["load_average_at_end"] = os.getloadavg()[0]
     args.output.mkdir(parents=True, exist_ok=True)
-    path = args.output / f"search-{spec.papers}.json"
+    name = "+".join(args.only) if args.only else "search"
+    path = args.output / f"{name}-{spec.papers}.json"
     path.write_text(json.dumps(report, indent=2) + "\n")
     print(table(report))
-    print(chat.table(report["chat"]))
+    if "chat" in report:
+        print(chat.table(report["chat"]))
     print(f"written to {path}")
     return report
 
@@ -145,7 +151,7 @@ def table(report: dict) -> str:
         f"{'case':<26}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8} |{'p50 ms':>8}{'p95 ms':>8}"
         f"{'recall@10':>11}{'full pages':>12}  target p95",
     ]
-    for name, result in report["search"].items():
+    for name, result in report.get("search", {}).items():
         mode, retrieval = name.split()[0], result["retrieval"]
         recall = f"{result['recall_at_10']:.3f}" if "recall_at_10" in result else ""
         target = measure.TARGETS_P95_MS[mode]
@@ -162,7 +168,7 @@ def table(report: dict) -> str:
             f"{recall:>11}{result['full_pages']:>12.0%}  ≤ {target} ms: {verdict}"
         )
     lines.append(f"{'page (server time)':<44}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'queries':>9}")
-    for name, result in report["pages"].items():
+    for name, result in report.get("pages", {}).items():
         lines.append(
             f"{name:<44}{result['p50_ms']:>8.1f}{result['p95_ms']:>8.1f}{result['p99_ms']:>8.1f}{result['queries']:>9}"
         )

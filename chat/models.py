@@ -5,7 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from chat.querysets import ConversationQuerySet, MessageQuerySet
+from chat.querysets import ConversationQuerySet, MessageQuerySet, PaperSentenceVectorsQuerySet
 from chat.scopes import Scope, ScopeKind
 
 
@@ -75,3 +75,23 @@ class Message(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.state != self.State.DONE
+
+
+class PaperSentenceVectors(models.Model):
+    """A paper's abstract sentences as the embedding model sees them, encoded once (when the paper is
+    embedded, or when a question first reaches it) so that a question only encodes itself."""
+
+    paper = models.OneToOneField("papers.Paper", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    digest = models.CharField(
+        max_length=32, help_text="Of the model and the abstract: vectors of an older text are encoded again."
+    )
+    vectors = models.BinaryField(help_text="float16 unit vectors, one row per sentence, in order.")
+    encoded_at = models.DateTimeField(auto_now=True)
+
+    objects = PaperSentenceVectorsQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "paper sentence vectors"
+
+    def __str__(self) -> str:
+        return f"sentence vectors of paper {self.paper_id}"

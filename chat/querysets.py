@@ -37,3 +37,11 @@ class MessageQuerySet(models.QuerySet):
 
     def asked_by_since(self, user: AbstractBaseUser, since: datetime.datetime) -> MessageQuerySet:
         return self.filter(conversation__owner=user, role="question", created_at__gte=since)
+
+
+class PaperSentenceVectorsQuerySet(models.QuerySet):
+    def current_for(self, digests: dict[int, str]) -> dict[int, bytes]:
+        """Of these papers ({id: digest of its model and abstract}), the stored vectors that are still
+        theirs (1 query)."""
+        rows = self.filter(paper_id__in=list(digests)).values_list("paper_id", "digest", "vectors")
+        return {paper_id: bytes(raw) for paper_id, digest, raw in rows if digests[paper_id] == digest}

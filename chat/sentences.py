@@ -1,18 +1,22 @@
-"""Abstracts cut into sentences, and the sentences' vectors from the papers' own embedding model, cached
-per paper in Redis: embedding an abstract's sentences costs tens of milliseconds on a busy core, and the
-same papers come back for many questions."""
+"""Abstracts cut into sentences, and the sentences' vectors from the papers' own embedding model, stored per
+paper (PaperSentenceVectors): encoding an abstract's sentences costs tens of milliseconds of a busy core,
+two seconds for a question's candidates, so it is done once, in the background after the paper is embedded
+(chat.tasks), and a question only encodes itself."""
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 
 import numpy as np
 from django.conf import settings
-from django.core.cache import cache
 
+from chat.models import PaperSentenceVectors
 from core.latex import readable_text
 from papers.embedding import embed_texts
+from papers.models import Paper
+from papers.querysets import PaperQuerySet
 
 MAX_SENTENCES = 24  # per abstract: the rest of a very long one is not quoted
 MAX_SENTENCE_CHARS = 600  # a "sentence" longer than this is cut (abstracts without full stops exist)
@@ -27,6 +31,7 @@ _ABBREVIATIONS = {
 _BOUNDARY = re.compile(r"([.!?][\"')\]]*)\s+(?=[\"'(\[]*[A-Z0-9\\$])")
 _LAST_WORD = re.compile(r"(\S+)$")
 _DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
+DIMENSIONS = settings.EMBEDDING_DIMENSIONS
 
 
 def split_sentences(abstract: str) -> list[str]:
@@ -82,48 +87,68 @@ def _cut(sentence: str) -> str:
     return sentence[: MAX_SENTENCE_CHARS - 1].rsplit(" ", 1)[0] + "…"
 
 
-def sentence_vectors_key(paper_id: int, abstract: str) -> str:
-    """The cache key of a paper's sentence vectors: the model, the paper and its abstract's text (an
-    updated abstract gets new vectors)."""
-    model = hashlib.sha256(settings.EMBEDDING_MODEL.encode()).hexdigest()[:12]
-    text = hashlib.sha256((abstract or "").encode()).hexdigest()[:16]
-    return f"chat:sentence-vectors:{model}:{paper_id}:{text}"
+def sentences_digest(abstract: str) -> str:
+    """What a paper's stored sentence vectors were encoded from: the model and the abstract's text (an
+    updated abstract, or another EMBEDDING_MODEL, gets new vectors)."""
+    return hashlib.sha256(f"{settings.EMBEDDING_MODEL}\n{abstract or ''}".encode()).hexdigest()[:32]
 
 
 def sentence_vectors(papers: dict[int, tuple[str, list[str]]]) -> dict[int, np.ndarray]:
     """Unit vectors of each paper's sentences (rows in sentence order), for papers given as
-    {id: (abstract, sentences)}: from the cache (one round trip), the missing ones from the model in one
-    batch, then cached (as float16: half the memory, and cosine rankings do not change)."""
-    keys = {paper_id: sentence_vectors_key(paper_id, abstract) for paper_id, (abstract, _) in papers.items()}
-    cached = cache.get_many(list(keys.values()))
+    {id: (abstract, sentences)}: as stored when the paper was embedded (1 query); a paper not stored yet,
+    or stored from another text, is encoded now with the others in one batch and stored."""
+    digests = {paper_id: sentences_digest(abstract) for paper_id, (abstract, _) in papers.items()}
+    stored = PaperSentenceVectors.objects.current_for(digests)
     vectors: dict[int, np.ndarray] = {}
-    missing: list[int] = []
     for paper_id, (_, sentences) in papers.items():
-        raw = cached.get(keys[paper_id])
-        matrix = _from_bytes(raw, len(sentences)) if raw is not None else None
-        if matrix is None:
-            missing.append(paper_id)
-        else:
+        matrix = _from_bytes(stored[paper_id], len(sentences)) if paper_id in stored else None
+        if matrix is not None:
             vectors[paper_id] = matrix
-    texts = [sentence for paper_id in missing for sentence in papers[paper_id][1]]
-    if texts:
-        embedded = np.asarray(embed_texts(texts), dtype=np.float32)
-        fresh = {}
-        offset = 0
-        for paper_id in missing:
-            count = len(papers[paper_id][1])
-            vectors[paper_id] = embedded[offset : offset + count]
-            fresh[keys[paper_id]] = vectors[paper_id].astype(np.float16).tobytes()
-            offset += count
-        cache.set_many(fresh, timeout=settings.CHAT_SENTENCE_VECTOR_TTL)
-    for paper_id in papers.keys() - vectors.keys():  # papers without sentences
-        vectors[paper_id] = np.zeros((0, settings.EMBEDDING_DIMENSIONS), dtype=np.float32)
+    missing = {paper_id: papers[paper_id] for paper_id in papers.keys() - vectors.keys()}
+    return vectors | _encode_and_store(missing, digests)
+
+
+def papers_without_sentences() -> PaperQuerySet:
+    """Embedded papers whose sentences are not stored yet, newest first."""
+    stored = PaperSentenceVectors.objects.values("paper_id")
+    return Paper.objects.filter(embedding__isnull=False).exclude(pk__in=stored).order_by("-published", "-id")
+
+
+def paper_sentences_encode(*, paper_ids: Iterable[int]) -> int:
+    """Encode and store the sentence vectors of these papers that have none (gone papers are skipped):
+    safe to repeat. Returns how many papers were encoded."""
+    ids = list(paper_ids)
+    stored = PaperSentenceVectors.objects.filter(paper_id__in=ids).values("paper_id")
+    rows = Paper.objects.filter(pk__in=ids).exclude(pk__in=stored).values_list("pk", "abstract")
+    papers = {pk: (abstract, split_sentences(abstract)) for pk, abstract in rows}
+    _encode_and_store(papers, {pk: sentences_digest(abstract) for pk, (abstract, _) in papers.items()})
+    return len(papers)
+
+
+def _encode_and_store(
+    papers: dict[int, tuple[str, list[str]]], digests: dict[int, str]
+) -> dict[int, np.ndarray]:
+    """Every paper's sentences through the model in one batch, stored as float16 (half the room, and
+    cosine rankings do not change) with one upsert."""
+    texts = [sentence for _, sentences in papers.values() for sentence in sentences]
+    embedded = np.asarray(embed_texts(texts), dtype=np.float32) if texts else np.zeros((0, DIMENSIONS))
+    vectors, rows, offset = {}, [], 0
+    for paper_id, (_, sentences) in papers.items():
+        vectors[paper_id] = embedded[offset : offset + len(sentences)]
+        offset += len(sentences)
+        raw = vectors[paper_id].astype(np.float16).tobytes()
+        rows.append(PaperSentenceVectors(paper_id=paper_id, digest=digests[paper_id], vectors=raw))
+    PaperSentenceVectors.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["paper"],
+        update_fields=["digest", "vectors", "encoded_at"],
+    )
     return vectors
 
 
-def _from_bytes(raw: object, rows: int) -> np.ndarray | None:
-    """A cached matrix, or None if it is not one of `rows` sentences (the splitting rule changed)."""
-    if not isinstance(raw, bytes) or len(raw) != rows * settings.EMBEDDING_DIMENSIONS * 2:
+def _from_bytes(raw: bytes, rows: int) -> np.ndarray | None:
+    """The stored matrix, or None if it is not one of `rows` sentences (the splitting rule changed)."""
+    if len(raw) != rows * DIMENSIONS * 2:
         return None
-    matrix = np.frombuffer(raw, dtype=np.float16)
-    return matrix.reshape(rows, settings.EMBEDDING_DIMENSIONS).astype(np.float32)
+    return np.frombuffer(raw, dtype=np.float16).reshape(rows, DIMENSIONS).astype(np.float32)

@@ -326,6 +326,7 @@ CELERY_TASK_TIME_LIMIT = 60 * 55
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "papers.tasks.*": {"queue": "embed"},
+    "chat.tasks.*": {"queue": "embed"},
     "harvest.tasks.*": {"queue": "harvest"},
 }
 # A stalled broker must not hold a web request (which publishes e-mails) or a worker for ever.
@@ -337,6 +338,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BEAT_SCHEDULE = {
     # Papers without a vector (new harvests, the demo corpus) are embedded in the background.
     "embed-missing-papers": {"task": "papers.tasks.embed_missing_papers", "schedule": crontab(minute="*/5")},
+    # Then their abstracts' sentences, for chat (two minutes later: the papers' own vectors come first).
+    "encode-missing-sentences": {
+        "task": "chat.tasks.encode_missing_sentences",
+        "schedule": crontab(minute="2-59/5"),
+    },
 }
 
 # Harvesting. Politeness is shared by every worker through Redis: the minimum gap between two requests to
@@ -444,10 +450,9 @@ LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 30, minimum=1)
 # Chat with the papers (chat/). Questions per account: CHAT_RATE_LIMIT (core.rates' notation) and at most
 # CHAT_DAILY_QUESTIONS a day; a longer question than CHAT_MAX_QUESTION_CHARS is refused. An answer quoted
 # from the abstracts has at most CHAT_ANSWER_SENTENCES sentences. At most CHAT_CANDIDATE_PAPERS papers have
-# their sentences ranked for a question, whose vectors are cached for CHAT_SENTENCE_VECTOR_TTL seconds.
+# their sentences ranked for a question (their vectors are stored when the paper is embedded).
 CHAT_RATE_LIMIT = env_rate("CHAT_RATE_LIMIT", "20/h")
 CHAT_DAILY_QUESTIONS = env_int("CHAT_DAILY_QUESTIONS", 100, minimum=1)
 CHAT_MAX_QUESTION_CHARS = env_int("CHAT_MAX_QUESTION_CHARS", 1000, minimum=20)
 CHAT_ANSWER_SENTENCES = env_int("CHAT_ANSWER_SENTENCES", 4, minimum=1)
 CHAT_CANDIDATE_PAPERS = env_int("CHAT_CANDIDATE_PAPERS", 8, minimum=2)
-CHAT_SENTENCE_VECTOR_TTL = env_int("CHAT_SENTENCE_VECTOR_TTL", 60 * 60 * 24 * 30, minimum=60)

@@ -38,14 +38,17 @@ def test_it_builds_a_corpus_measures_search_and_pages_and_reuses_the_corpus(scra
     chat = report["chat"]
     assert chat["questions"] == 3
     for case in ("retrieval, whole corpus", "retrieval, a paper"):
-        assert chat[case]["cold"]["n"] == 3 and chat[case]["warm"]["n"] == 3
+        for question in ("new question", "repeated question", "first to reach its papers"):
+            assert chat[case][question]["n"] == 3
     assert chat["first words, whole corpus"]["p50_ms"] > 0
     assert "first words, whole corpus" in first.stdout
     assert "index paper_embedding_hnsw" in first.stderr  # progress bars go to stderr
 
-    second = bench(*args)
+    second = bench(*args, "--only", "chat")
     assert second.returncode == 0, second.stderr[-3000:]
     assert "reusing the corpus of 2,000 papers (seed 1)" in second.stdout
+    only_chat = json.loads((tmp_path / "chat-2000.json").read_text())
+    assert "search" not in only_chat and "pages" not in only_chat and only_chat["chat"]["questions"] == 3
 
 
 def test_it_refuses_a_database_with_papers_it_did_not_make(scratch_database, tmp_path):
