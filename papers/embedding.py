@@ -1,4 +1,5 @@
-"""The sentence-transformers model that turns text into the vectors papers are searched by.
+"""The sentence-transformers model that turns text into the vectors papers are searched by: run by ONNX
+Runtime (papers/onnx_encoder.py, EMBEDDING_BACKEND=onnx, the default), or by torch.
 
 Loaded once per process: by gunicorn workers and the embed worker's children when they start
 (`load_model`), so no reader or task waits the seconds loading takes; elsewhere on first use. Importing
@@ -12,6 +13,7 @@ import logging
 import resource
 import time
 from functools import cache
+from typing import Protocol
 
 import numpy as np
 import torch
@@ -19,17 +21,60 @@ from django.conf import settings
 from sentence_transformers import SentenceTransformer
 
 from papers.model_files import model_location
+from papers.onnx_encoder import OnnxEncoder, export, exported_path
 
 logger = logging.getLogger(__name__)
 
 
+class Encoder(Protocol):
+    backend: str
+
+    def encode(self, texts: list[str], *, batch_size: int) -> np.ndarray: ...
+
+
+class TorchEncoder:
+    """sentence-transformers on torch: the reference, and what runs when ONNX Runtime cannot."""
+
+    backend = "torch"
+
+    def __init__(self, location: str, *, max_tokens: int) -> None:
+        self.model = SentenceTransformer(location, device="cpu")
+        self.model.max_seq_length = max_tokens
+
+    def encode(self, texts: list[str], *, batch_size: int) -> np.ndarray:
+        return self.model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+        )
+
+
+def open_encoder(backend: str) -> Encoder:
+    """The model on `backend` ("onnx", exported on first use and cached, or "torch"); ONNX falls back to
+    torch, with a warning, if the export or the runtime fails. Not cached: get_model is."""
+    location = model_location()
+    if backend == "onnx":
+        try:
+            path = exported_path(location, settings.EMBEDDING_ONNX_DIR)
+            if not path.exists():
+                logger.info("exporting the embedding model to ONNX (once): %s", path)
+                export(location, path)
+            return OnnxEncoder(
+                location, path, max_tokens=settings.EMBEDDING_MAX_TOKENS, threads=settings.TORCH_THREADS
+            )
+        except Exception as error:  # any failure of the fast path leaves the reference path
+            logger.warning(
+                "ONNX Runtime cannot run the embedding model (%s: %s); embedding with torch",
+                type(error).__name__,
+                error,
+            )
+    return TorchEncoder(location, max_tokens=settings.EMBEDDING_MAX_TOKENS)
+
+
 @cache
-def get_model() -> SentenceTransformer:
+def get_model() -> Encoder:
     started = time.monotonic()
     torch.set_num_threads(settings.TORCH_THREADS)  # per process: see the setting
-    model = SentenceTransformer(model_location(), device="cpu")
-    model.max_seq_length = settings.EMBEDDING_MAX_TOKENS
-    dimensions = model.get_embedding_dimension()
+    encoder = open_encoder(settings.EMBEDDING_BACKEND)
+    dimensions = encoder.encode(["how many dimensions"], batch_size=1).shape[1]
     if dimensions != settings.EMBEDDING_DIMENSIONS:
         raise RuntimeError(
             f"EMBEDDING_MODEL gives {dimensions}-dimensional vectors; the embedding column holds "
@@ -37,11 +82,12 @@ def get_model() -> SentenceTransformer:
         )
     # Each process holding the model costs hundreds of megabytes: the log says how many, per process.
     logger.info(
-        "embedding model loaded in %.1f s; this process now holds %d MB at most",
+        "embedding model loaded (%s) in %.1f s; this process now holds %d MB at most",
+        encoder.backend,
         time.monotonic() - started,
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
     )
-    return model
+    return encoder
 
 
 def load_model() -> None:
@@ -56,6 +102,4 @@ def paper_text(title: str, abstract: str) -> str:
 
 def embed_texts(texts: list[str]) -> np.ndarray:
     """Unit-length vectors, so cosine distance is what the HNSW index compares."""
-    return get_model().encode(
-        texts, batch_size=settings.EMBEDDING_BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False
-    )
+    return get_model().encode(texts, batch_size=settings.EMBEDDING_BATCH_SIZE)
