@@ -39,3 +39,9 @@ loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # gunicorn 27's control socket sits at one path per user: several servers on a machine (make run, the
 # tests) would take it from each other, and nothing here uses it.
 control_socket_disable = True
+
+
+def post_worker_init(worker) -> None:  # noqa: ANN001 - gunicorn's Worker
+    """The worker has imported the WSGI module (Django, the embedding model) and takes connections from
+    now on: the log shows which start-up work came before the first request could."""
+    worker.log.info("worker %s ready: taking requests", worker.pid)

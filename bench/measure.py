@@ -91,7 +91,11 @@ def _percentile(values: list[float], percent: float) -> float:
 
 def queries(plan: Plan, sources: Sources, seed: int) -> list[BenchQuery]:
     """Common words, topical phrases and word pairs from real titles, each with a vector about the demo
-    paper it came from (or a random one), planted in the query-vector cache as the model's answer."""
+    paper it came from (or a random one), planted in the query-vector cache as the model's answer.
+
+    Every text is distinct: the cache holds one vector per text, so a title pair repeating a phrase
+    ("reinforcement learning" at 100,000 papers, seed 1) would be searched with the other's vector and
+    scored against its own, reading recall 0 whatever the index did."""
     rng = np.random.default_rng([seed, 100])
     picker = random.Random(seed)
     texts: list[tuple[str, int]] = [
@@ -106,7 +110,9 @@ def queries(plan: Plan, sources: Sources, seed: int) -> list[BenchQuery]:
         ]
         if len(words) >= 2:
             start = picker.randrange(len(words) - 1)
-            texts.append((" ".join(words[start : start + 2]), source))
+            text = " ".join(words[start : start + 2])
+            if all(text != taken for taken, _source in texts):
+                texts.append((text, source))
     return [BenchQuery(text, query_vector_near(plan, source, rng)) for text, source in texts]
 
 

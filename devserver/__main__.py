@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from devserver.localservices import EmbeddedPostgres, EmbeddedRedis, ServiceError, port_is_open, process_alive
@@ -31,6 +32,16 @@ def _port(name: str, default: int) -> int:
     if not value.isdigit() or not 0 < int(value) < 65536:
         sys.exit(f"wovepaper: {name} must be a port number, got {value!r}")
     return int(value)
+
+
+def _answers(port: int) -> bool:
+    if not port_is_open(port):
+        return False
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:  # noqa: S310 - our own loopback address
+            return response.status == 200
+    except OSError:
+        return False
 
 
 class Stack:
@@ -169,8 +180,10 @@ def main() -> int:
         # gunicorn.conf.py: the worker that reads requests whole before a thread takes them (slow clients)
         stack.spawn("web", PYTHON, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wovepaper.wsgi",
                     "--bind", f"127.0.0.1:{web_port}")  # fmt: skip
-        deadline = time.monotonic() + 60
-        while not port_is_open(web_port) and time.monotonic() < deadline:
+        # Ready when a worker answers, not when the port opens: each worker loads Django and the
+        # embedding model before it takes a request (seconds; a minute on a busy machine).
+        deadline = time.monotonic() + 180
+        while not _answers(web_port) and time.monotonic() < deadline:
             time.sleep(0.2)
         say(f"ready: open http://127.0.0.1:{web_port}  (Ctrl-C stops everything)")
         return stack.watch()

@@ -17,6 +17,12 @@ class MalformedResponse(ValueError):
     page and keeps its checkpoint, so the next run asks for the same page again."""
 
 
+class UnreadableBody(MalformedResponse):
+    """A body that is not even well-formed (XML cut off mid-element): most often a connection dropped
+    mid-body by something that sent no length, so it is asked for again like a 5xx, up to
+    HARVEST_MAX_ATTEMPTS, before the run stops at that page as for any malformed response."""
+
+
 @dataclass(frozen=True)
 class PaperRecord:
     arxiv_id: str

@@ -1,6 +1,7 @@
 """HTTP to upstream sources: polite (shared rate limits, a User-Agent naming us), patient (retries with
-exponential back-off and jitter on 429, 5xx, timeouts and dropped connections, Retry-After honoured) and
-clear when it gives up (UpstreamError names the source, the request and what went wrong)."""
+exponential back-off and jitter on 429, 5xx, timeouts, dropped connections and bodies cut short so that
+they are not well-formed, Retry-After honoured) and clear when it gives up (UpstreamError names the
+source, the request and what went wrong)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import httpx
 from django.conf import settings
 
 from harvest.ratelimit import RateLimiter, SourceBusy
-from harvest.records import MalformedResponse
+from harvest.records import MalformedResponse, UnreadableBody
 
 logger = logging.getLogger(__name__)
 
@@ -120,13 +121,18 @@ class UpstreamClient:
     ) -> Fetched[Parsed]:
         all_params = self.params | (params or {})
         request = self.describe(method, path, all_params, json)
-        content = self._send(method, f"{self.base_url}{path}", all_params, json, request)
-        try:
-            return Fetched(parse(content), self.source, request)
-        except MalformedResponse as error:
-            raise UpstreamError(self.source, request, str(error)) from None
+        page = self._send(parse, method, f"{self.base_url}{path}", all_params, json, request)
+        return Fetched(page, self.source, request)
 
-    def _send(self, method: str, url: str, params: dict[str, Any], body: Any, request: str) -> bytes:
+    def _send(
+        self,
+        parse: Callable[[bytes], Parsed],
+        method: str,
+        url: str,
+        params: dict[str, Any],
+        body: Any,
+        request: str,
+    ) -> Parsed:
         attempts = settings.HARVEST_MAX_ATTEMPTS
         for attempt in range(1, attempts + 1):
             retry_after = None
@@ -141,12 +147,18 @@ class UpstreamClient:
                 raise UpstreamError(self.source, request, str(error)) from None
             else:
                 if response.is_success:
-                    return response.content
-                excerpt = " ".join(response.text[:300].split())
-                problem = f"HTTP {response.status_code}" + (f": {excerpt}" if excerpt else "")
-                if response.status_code not in RETRY_STATUSES:
-                    raise UpstreamError(self.source, request, problem)
-                retry_after = retry_after_seconds(response.headers.get("Retry-After"))
+                    try:
+                        return parse(response.content)
+                    except UnreadableBody as error:  # cut short in transit, most often: ask again
+                        problem = str(error)
+                    except MalformedResponse as error:
+                        raise UpstreamError(self.source, request, str(error)) from None
+                else:
+                    excerpt = " ".join(response.text[:300].split())
+                    problem = f"HTTP {response.status_code}" + (f": {excerpt}" if excerpt else "")
+                    if response.status_code not in RETRY_STATUSES:
+                        raise UpstreamError(self.source, request, problem)
+                    retry_after = retry_after_seconds(response.headers.get("Retry-After"))
             if attempt == attempts:
                 raise UpstreamError(self.source, request, f"gave up after {attempts} attempts: {problem}")
             if retry_after is not None:

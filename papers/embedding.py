@@ -1,12 +1,19 @@
-"""The sentence-transformers model that turns text into the vectors papers are searched by.
+"""The sentence-transformers model that turns text into the vectors papers are searched by: run by ONNX
+Runtime (papers/onnx_encoder.py, EMBEDDING_BACKEND=onnx, the default), or by torch.
 
-Loaded once per process, on first use. Importing this module imports torch: only the processes that embed
-(web workers for queries, the embed worker) import it; start-up, migrations and beat do not.
+Loaded once per process: by gunicorn workers and the embed worker's children when they start
+(`load_model`), so no reader or task waits the seconds loading takes; elsewhere on first use. Importing
+this module imports torch: only the processes that embed (web workers for queries, the embed worker)
+import it; start-up, migrations and beat do not.
 """
 
 from __future__ import annotations
 
+import logging
+import resource
+import time
 from functools import cache
+from typing import Protocol
 
 import numpy as np
 import torch
@@ -14,20 +21,79 @@ from django.conf import settings
 from sentence_transformers import SentenceTransformer
 
 from papers.model_files import model_location
+from papers.onnx_encoder import OnnxEncoder, export, exported_path
+
+logger = logging.getLogger(__name__)
+
+
+class Encoder(Protocol):
+    backend: str
+
+    def encode(self, texts: list[str], *, batch_size: int) -> np.ndarray: ...
+
+
+class TorchEncoder:
+    """sentence-transformers on torch: the reference, and what runs when ONNX Runtime cannot."""
+
+    backend = "torch"
+
+    def __init__(self, location: str, *, max_tokens: int) -> None:
+        self.model = SentenceTransformer(location, device="cpu")
+        self.model.max_seq_length = max_tokens
+
+    def encode(self, texts: list[str], *, batch_size: int) -> np.ndarray:
+        return self.model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+        )
+
+
+def open_encoder(backend: str) -> Encoder:
+    """The model on `backend` ("onnx", exported on first use and cached, or "torch"); ONNX falls back to
+    torch, with a warning, if the export or the runtime fails. Not cached: get_model is."""
+    location = model_location()
+    if backend == "onnx":
+        try:
+            path = exported_path(location, settings.EMBEDDING_ONNX_DIR)
+            if not path.exists():
+                logger.info("exporting the embedding model to ONNX (once): %s", path)
+                export(location, path)
+            return OnnxEncoder(
+                location, path, max_tokens=settings.EMBEDDING_MAX_TOKENS, threads=settings.TORCH_THREADS
+            )
+        except Exception as error:  # any failure of the fast path leaves the reference path
+            logger.warning(
+                "ONNX Runtime cannot run the embedding model (%s: %s); embedding with torch",
+                type(error).__name__,
+                error,
+            )
+    return TorchEncoder(location, max_tokens=settings.EMBEDDING_MAX_TOKENS)
 
 
 @cache
-def get_model() -> SentenceTransformer:
+def get_model() -> Encoder:
+    started = time.monotonic()
     torch.set_num_threads(settings.TORCH_THREADS)  # per process: see the setting
-    model = SentenceTransformer(model_location(), device="cpu")
-    model.max_seq_length = settings.EMBEDDING_MAX_TOKENS
-    dimensions = model.get_embedding_dimension()
+    encoder = open_encoder(settings.EMBEDDING_BACKEND)
+    dimensions = encoder.encode(["how many dimensions"], batch_size=1).shape[1]
     if dimensions != settings.EMBEDDING_DIMENSIONS:
         raise RuntimeError(
             f"EMBEDDING_MODEL gives {dimensions}-dimensional vectors; the embedding column holds "
             f"{settings.EMBEDDING_DIMENSIONS}"
         )
-    return model
+    # Each process holding the model costs hundreds of megabytes: the log says how many, per process.
+    logger.info(
+        "embedding model loaded (%s) in %.1f s; this process now holds %d MB at most",
+        encoder.backend,
+        time.monotonic() - started,
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+    )
+    return encoder
+
+
+def load_model() -> None:
+    """Load the model and run it once, in a process about to serve: the first encode also pays one-time
+    costs (the tokenizer, torch's allocator), which a reader's first search would otherwise wait for."""
+    embed_texts(["loaded before the first request"])
 
 
 def paper_text(title: str, abstract: str) -> str:
@@ -36,6 +102,4 @@ def paper_text(title: str, abstract: str) -> str:
 
 def embed_texts(texts: list[str]) -> np.ndarray:
     """Unit-length vectors, so cosine distance is what the HNSW index compares."""
-    return get_model().encode(
-        texts, batch_size=settings.EMBEDDING_BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False
-    )
+    return get_model().encode(texts, batch_size=settings.EMBEDDING_BATCH_SIZE)

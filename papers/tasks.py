@@ -1,7 +1,9 @@
-from celery import shared_task
+from celery import current_app, shared_task
+from celery.signals import worker_process_init
 from django.conf import settings
 
 from core.queues import queue_length
+from papers.embedding import load_model
 from papers.models import Paper
 from papers.services import papers_embed
 
@@ -22,3 +24,13 @@ def embed_missing_papers(limit: int = 5000) -> int:
     for start in range(0, len(ids), batch):
         embed_papers.delay(ids[start : start + batch])
     return len(ids)
+
+
+@worker_process_init.connect
+def load_the_model_in_an_embed_worker(**_kwargs: object) -> None:
+    """Each child of a worker that consumes the embed queue loads the model as it starts, not in its first
+    task; workers for the other queues never hold it (hundreds of megabytes each). consume_from is the
+    worker's --queues (None: every queue)."""
+    consumed = current_app.amqp.queues.consume_from
+    if consumed is None or "embed" in consumed:
+        load_model()

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
@@ -132,6 +133,15 @@ LIVE_SITE_ENV = {
 }
 
 
+def _answers(port: int) -> bool:
+    if not port_is_open(port):
+        return False
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 @pytest.fixture(scope="session")
 def live_site(demo_corpus: DemoCorpus) -> Iterator[str]:
     """gunicorn serving the test database on a free port, for browsers and HTTP clients: its base URL."""
@@ -142,11 +152,14 @@ def live_site(demo_corpus: DemoCorpus) -> Iterator[str]:
         cwd=BASE_DIR,
         env=_process_env() | LIVE_SITE_ENV,
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not port_is_open(port):
+    # The port opens when gunicorn binds; its workers answer once they have loaded Django and the
+    # embedding model (seconds, or a minute on a loaded machine), and a test's client must not time out
+    # waiting for that.
+    deadline = time.monotonic() + 180
+    while not _answers(port):
         if process.poll() is not None or time.monotonic() > deadline:
             pytest.fail("gunicorn did not start for the live site")
-        time.sleep(0.1)
+        time.sleep(0.2)
     yield f"http://127.0.0.1:{port}"
     _stop(process)
 

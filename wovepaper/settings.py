@@ -299,6 +299,13 @@ EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 128, minimum=16)
 # each would start a thread per core and they would fight over the cores (compose gives the one embedding
 # worker two).
 TORCH_THREADS = env_int("TORCH_THREADS", 1, minimum=1)
+# ONNX Runtime (the model exported on first use, kept in EMBEDDING_ONNX_DIR) gives the same vectors several
+# times faster than torch; torch is the fallback when the export or the runtime fails (see
+# papers/onnx_encoder.py). Each uses TORCH_THREADS threads per process.
+EMBEDDING_BACKEND = env_str("EMBEDDING_BACKEND", "onnx")
+if EMBEDDING_BACKEND not in ("onnx", "torch"):
+    raise ImproperlyConfigured(f"EMBEDDING_BACKEND must be onnx or torch, got {EMBEDDING_BACKEND!r}")
+EMBEDDING_ONNX_DIR = Path(env_str("EMBEDDING_ONNX_DIR", str(VAR_DIR / "onnx")))
 
 # Upstream sources, all overridable so tests (and mirrors) can stand in for them.
 ARXIV_OAI_URL = env_url("ARXIV_OAI_URL", "https://oaipmh.arxiv.org/oai")

@@ -17,7 +17,7 @@ from typing import Any
 from lxml import etree
 
 from harvest.parsers.text import MAX_NAME_LENGTH, MAX_TITLE_LENGTH, arxiv_categories, link, squash
-from harvest.records import MalformedResponse, PaperRecord, RecordError
+from harvest.records import MalformedResponse, PaperRecord, RecordError, UnreadableBody
 from papers.identifiers import parse_arxiv_id
 
 LICENSE_MAX_LENGTH = 255  # Paper.license's column
@@ -56,7 +56,7 @@ def _parse_xml(content: bytes) -> etree._Element:
     try:
         return etree.fromstring(content, parser=_XML_PARSER)
     except etree.XMLSyntaxError as error:
-        raise MalformedResponse(f"not well-formed XML: {error}") from None
+        raise UnreadableBody(f"not well-formed XML: {error}") from None
 
 
 def _text(element: etree._Element | None) -> str:

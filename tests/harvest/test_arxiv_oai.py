@@ -181,7 +181,26 @@ def test_it_gives_up_after_its_attempts_and_records_why(replay, settings):
     assert error["message"] == "gave up after 3 attempts: HTTP 502: Bad Gateway"
 
 
-def test_malformed_xml_stops_the_run_at_that_page_and_the_next_run_resumes_there(replay):
+def test_a_page_cut_short_once_is_asked_for_again_and_the_run_goes_on(replay):
+    """A dropped connection under a response without a length reaches the parser as a complete body that
+    is not well-formed XML: asked again, like a 5xx, not the end of the run."""
+    forget(ALL_IDS)
+    second_page = with_resumption_token(HEP_EX, SECOND_TOKEN, 7)
+    three_pages(replay)
+    replay.route("/oai", xml(second_page[:2500]), xml(second_page), resumptionToken=FIRST_TOKEN)
+
+    summary = harvest()
+
+    assert summary.state == "succeeded" and summary.created == 7
+    tokens = [seen.query.get("resumptionToken") for seen in replay.seen("/oai")]
+    assert tokens == [None, FIRST_TOKEN, FIRST_TOKEN, SECOND_TOKEN]
+    assert Paper.objects.filter(arxiv_id__in=ALL_IDS).count() == 7
+
+
+def test_a_page_still_malformed_after_its_attempts_stops_the_run_there_and_the_next_run_resumes(
+    replay, settings
+):
+    settings.HARVEST_MAX_ATTEMPTS = 3
     forget(ALL_IDS)
     truncated = with_resumption_token(HEP_EX, SECOND_TOKEN, 7)[:2500]
     three_pages(replay, second_page=xml(truncated))
@@ -189,12 +208,13 @@ def test_malformed_xml_stops_the_run_at_that_page_and_the_next_run_resumes_there
     first = harvest()
 
     assert first.state == "failed" and first.created == 3
+    assert [seen.query.get("resumptionToken") for seen in replay.seen("/oai")] == [None] + [FIRST_TOKEN] * 3
     run = HarvestRun.objects.filter(source="arxiv-oai").recent().first()
     [error] = run.errors
     assert error["source"] == "arXiv OAI-PMH"
     assert error["request"].endswith(f"resumptionToken={FIRST_TOKEN.replace('|', '%7C')}")
     assert error["position"] == "page 2"
-    assert error["message"].startswith("not well-formed XML")
+    assert error["message"].startswith("gave up after 3 attempts: not well-formed XML")
     assert run.checkpoint == {"resumption_token": FIRST_TOKEN, "page": 1}
     assert not Paper.objects.filter(arxiv_id__in=PAGE_IDS[1]).exists()  # nothing of the broken page
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import psycopg
 
+from bench import corpus, measure
+from bench.sources import load_sources
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 
@@ -49,6 +52,15 @@ def test_it_builds_a_corpus_measures_search_and_pages_and_reuses_the_corpus(scra
     assert "reusing the corpus of 2,000 papers (seed 1)" in second.stdout
     only_chat = json.loads((tmp_path / "chat-2000.json").read_text())
     assert "search" not in only_chat and "pages" not in only_chat and only_chat["chat"]["questions"] == 3
+
+
+def test_its_query_texts_are_distinct_so_each_is_searched_with_its_own_vector():
+    # The 100,000-paper plan of seed 1 samples "reinforcement learning" from a title, a topical query too.
+    spec = corpus.CorpusSpec(papers=100_000, seed=1)
+    sources = load_sources()
+    texts = [query.text for query in measure.queries(corpus.plan(spec, sources), sources, spec.seed)]
+    assert "reinforcement learning" in texts
+    assert len(texts) == len(set(texts)) == 30
 
 
 def test_it_refuses_a_database_with_papers_it_did_not_make(scratch_database, tmp_path):
