@@ -45,12 +45,13 @@ def _local_researchers() -> Q:
 def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int:
     """Give every unmatched authorship (of the given papers, or all) a researcher from arXiv names alone.
 
-    Within one normalised name, authorships whose papers share a co-author, directly or through a chain
+    Teams and collaborations are left out: they are never researchers nor anyone's co-author. Within one
+    normalised name, authorships whose papers share a co-author, directly or through a chain
     of papers, are one researcher; groups with no shared co-author stay separate researchers with the same
     name. Researchers built this way earlier join the grouping, so a new paper that bridges two of them
     merges them (the absorbed id redirects). Returns the number of authorships linked.
     """
-    unmatched = Authorship.objects.filter(researcher__isnull=True)
+    unmatched = Authorship.objects.people().filter(researcher__isnull=True)
     if paper_ids is not None:
         unmatched = unmatched.filter(paper_id__in=list(paper_ids))
     unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name"))
@@ -64,8 +65,8 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
     )
     paper_set = {row[1] for row in unmatched_rows} | {row[1] for row in known_rows}
     coauthors: dict[int, set[str]] = defaultdict(set)
-    for paper_id, name in Authorship.objects.filter(paper_id__in=paper_set).values_list(
-        "paper_id", "normalised_name"
+    for paper_id, name in (
+        Authorship.objects.people().filter(paper_id__in=paper_set).values_list("paper_id", "normalised_name")
     ):
         coauthors[paper_id].add(name)
 
@@ -279,7 +280,8 @@ def researchers_link_upstream(
     from arXiv names alone takes on the upstream id, or is absorbed into the researcher that has it; a
     distinct upstream id always means a distinct researcher, even under an equal name."""
     field = UPSTREAM_ID_FIELDS[source]
-    authorships = list(Authorship.objects.filter(paper_id=paper_id).order_by("position"))
+    # A team is never a researcher, whatever id a source gives it.
+    authorships = list(Authorship.objects.people().filter(paper_id=paper_id).order_by("position"))
     linked = {}
     for index, authorship in sorted(pair_authorships(authorships, authors).items()):
         if authors[index].upstream_id:
