@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from institutions.models import Affiliation
 from papers.models import Authorship
-from researchers.models import Researcher, ResearcherRedirect
+from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.names import normalise_name
 
 
@@ -317,3 +317,18 @@ def researcher_update_metrics(
     researcher.metrics_refreshed_at = timezone.now()
     researcher.save(update_fields=[*changed, "metrics_refreshed_at", "updated_at"])
     return True
+
+
+@transaction.atomic
+def researcher_remove(*, researcher: Researcher, reason: str) -> None:
+    """Remove a researcher that is no person (a team, a fragment of a name). Its id, and every id it had
+    absorbed, answers 410 Gone from then on; its authorships stay on their papers, unlinked."""
+    absorbed_ids = list(
+        ResearcherRedirect.objects.filter(researcher=researcher).values_list("old_id", flat=True)
+    )
+    RemovedResearcher.objects.bulk_create(
+        [RemovedResearcher(old_id=old_id, display_name=researcher.display_name, reason=reason)
+         for old_id in [researcher.pk, *absorbed_ids]],
+        ignore_conflicts=True,
+    )  # fmt: skip
+    researcher.delete()

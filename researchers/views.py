@@ -14,7 +14,7 @@ from papers.models import Paper
 from researchers.cards import researcher_card, researcher_card_url
 from researchers.coauthor_graph import coauthor_graph
 from researchers.figures import profile_figures
-from researchers.models import Researcher, ResearcherRedirect
+from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.profiles import external_profiles
 from researchers.structured_data import researcher_description, researcher_jsonld
 
@@ -45,10 +45,12 @@ def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None
         Researcher.objects.with_paper_counts().with_followers(request.user).filter(pk=researcher_id).first()
     )
     if researcher is None:
-        absorbed = get_object_or_404(
-            ResearcherRedirect.objects.select_related("researcher"), old_id=researcher_id
-        )
-        return canonical_redirect(request, absorbed.researcher)
+        absorbed = ResearcherRedirect.objects.select_related("researcher").filter(old_id=researcher_id)
+        absorbed = absorbed.first()
+        if absorbed is not None:
+            return canonical_redirect(request, absorbed.researcher)
+        removed = get_object_or_404(RemovedResearcher, old_id=researcher_id)
+        return TemplateResponse(request, "researchers/gone.html", {"removed": removed}, status=410)
     if slug != researcher.slug:
         return canonical_redirect(request, researcher)
     listing = PaperListing.from_query(request.GET)
