@@ -98,8 +98,10 @@ def researcher_or_redirect(researcher_id: int, url_name: str) -> Researcher | Ht
     summary="Find researchers by name",
 )
 def researcher_search(request: HttpRequest, query: Query[NameQuery]) -> dict[str, object]:
-    """Researchers whose name is like `name`, most alike first."""
-    return page_of(request, Researcher.objects.matching_name(query.name).with_paper_counts(), query)
+    """Researchers with a word of their name starting with each word of `name`, in any order (the filter
+    of /researchers?q=), the exact name first, then the most alike."""
+    named = Researcher.objects.people().named(query.name).alike_first(query.name)
+    return page_of(request, named.with_paper_counts(), query)
 
 
 @router.get(

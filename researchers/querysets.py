@@ -8,9 +8,11 @@ from django.db.models import (
     BooleanField,
     Count,
     Exists,
+    ExpressionWrapper,
     F,
     IntegerField,
     OuterRef,
+    Q,
     Subquery,
     Sum,
     Value,
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 
     from institutions.models import Institution
     from researchers.models import Researcher
+
+MAX_NAME_WORDS = 6  # of a name filter; more is no name
+
 
 class ResearcherQuerySet(models.QuerySet):
     def with_paper_counts(self) -> ResearcherQuerySet:
@@ -107,12 +112,36 @@ class ResearcherQuerySet(models.QuerySet):
             "id",
         )
 
-    def name_contains(self, text: str) -> ResearcherQuerySet:
-        """Researchers whose normalised name contains `text` normalised (served by the trigram index)."""
+    def people(self) -> ResearcherQuerySet:
+        """Researchers with a paper here as a person: never a team (teams are never researchers) nor a
+        profile left without papers. An EXISTS probe of the authorship index per row of a page."""
+        return self.filter(Exists(Authorship.objects.people().filter(researcher=OuterRef("pk"))))
+
+    def named(self, text: str) -> ResearcherQuerySet:
+        """Researchers whose name has a word starting with each word of `text`, in any order and any
+        spelling ("zhao d" finds Dan Zhao and Zhao Dan, "weft" finds Zoë Weftmaker); only when no name
+        reads so, the names alike by trigrams, for a typo ("grace hoper"). The one name filter of
+        /researchers?q= and /api/researchers?name=. Which of the two is decided by a query of its own:
+        one filter that held both (an OR) made PostgreSQL walk every name in order instead of reading the
+        few matches from the trigram index (500 ms instead of 2 for "yang liu" in the demo corpus)."""
         normalised = normalise_name(text)
-        if not normalised:
+        words = normalised.split()[:MAX_NAME_WORDS]
+        if not words:
             return self.none()
-        return self.filter(normalised_name__contains=normalised)
+        starting = self
+        for word in words:  # normalised words are [a-z0-9]: nothing to escape
+            starting = starting.filter(normalised_name__regex=rf"(^| ){word}")
+        if starting.exists():
+            return starting
+        return self.filter(normalised_name__trigram_similar=normalised)
+
+    def alike_first(self, text: str) -> ResearcherQuerySet:
+        """The exact name first, then the most similar (trigram similarity), then the oldest id."""
+        normalised = normalise_name(text)
+        return self.annotate(
+            exact=ExpressionWrapper(Q(normalised_name=normalised), output_field=BooleanField()),
+            similarity=TrigramSimilarity("normalised_name", normalised),
+        ).order_by("-exact", "-similarity", "id")
 
     def matching_name(self, name: str) -> ResearcherQuerySet:
         """Researchers whose normalised name is like `name` (trigram similarity), most similar first."""

@@ -20,6 +20,8 @@ from researchers.structured_data import researcher_description, researcher_jsonl
 
 PAPERS_PER_PAGE = 24
 RESEARCHERS_PER_PAGE = 50
+# /researchers?sort=: by name (the index on display name walks it), or most papers here first.
+INDEX_ORDERS = {"name": ("display_name", "id"), "papers": ("-paper_count", "display_name", "id")}
 
 
 @require_GET
@@ -27,11 +29,20 @@ RESEARCHERS_PER_PAGE = 50
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_index(request: HttpRequest) -> HttpResponse:
     name = request.GET.get("q", "").strip()[:200]
-    researchers = Researcher.objects.name_contains(name) if name else Researcher.objects.all()
-    page = paginate(
-        request, researchers.order_by("display_name", "id").with_paper_counts(), RESEARCHERS_PER_PAGE
-    )
-    context = {"researchers": page, "name": name, "filter_query": urlencode({"q": name}) if name else ""}
+    sort = request.GET.get("sort", "name")
+    sort = sort if sort in INDEX_ORDERS else "name"
+    researchers = Researcher.objects.people()
+    researchers = researchers.named(name) if name else researchers
+    ordered = researchers.with_paper_counts().order_by(*INDEX_ORDERS[sort])
+    page = paginate(request, ordered, RESEARCHERS_PER_PAGE)
+    kept = {"q": name} if name else {}
+    context = {
+        "researchers": page,
+        "name": name,
+        "sort": sort,
+        "filter_query": urlencode(kept | ({"sort": sort} if sort != "name" else {})),
+        "sort_query": {order: urlencode(kept | {"sort": order}) for order in INDEX_ORDERS},
+    }
     template = "researchers/index.html#results" if wants_fragment(request) else "researchers/index.html"
     return TemplateResponse(request, template, context)
 
