@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import models
 from django.db.models import (
@@ -11,6 +12,8 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     IntegerField,
+    Max,
+    Min,
     OuterRef,
     Q,
     Subquery,
@@ -18,12 +21,12 @@ from django.db.models import (
     Value,
     Window,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, ExtractYear
 
 from accounts.models import Follow
 from core.expressions import in_array
 from institutions.models import Affiliation
-from papers.models import Authorship
+from papers.models import Authorship, Paper
 from researchers.names import normalise_name
 
 if TYPE_CHECKING:
@@ -162,4 +165,35 @@ class ResearcherQuerySet(models.QuerySet):
         return self.with_paper_counts().annotate(
             last_institution_id=Subquery(last.values("institution_id")[:1]),
             last_institution_name=Subquery(last.values("institution__name")[:1]),
+        )
+
+    def with_identity_summary(self) -> ResearcherQuerySet:
+        """What tells researchers of one name apart, for the same-name list and name filters: besides
+        `paper_count` and the last known institution (`with_search_summary`), `first_year`/`last_year` of
+        their papers here, `top_fields` (their two commonest primary categories), and the co-author they
+        share most papers with (`top_coauthor_name`, `top_coauthor_papers`). Correlated subqueries: worked
+        out for the rows of the page only, one query however many rows."""
+        theirs = Authorship.objects.filter(researcher=OuterRef("pk")).order_by().values("researcher")
+        fields = (
+            Paper.objects.filter(authorships__researcher=OuterRef("pk"))
+            .order_by()
+            .values("primary_category")
+            .annotate(papers=Count("*"))
+            .order_by("-papers", "primary_category")
+            .values("primary_category")[:2]
+        )
+        coauthors = (
+            Authorship.objects.filter(paper__authorships__researcher=OuterRef("pk"), researcher__isnull=False)
+            .exclude(researcher=OuterRef("pk"))
+            .order_by()
+            .values("researcher")
+            .annotate(papers=Count("paper", distinct=True), name=Max("researcher__display_name"))
+            .order_by("-papers", "researcher")
+        )
+        return self.with_search_summary().annotate(
+            first_year=Subquery(theirs.annotate(year=Min(ExtractYear("paper__published"))).values("year")),
+            last_year=Subquery(theirs.annotate(year=Max(ExtractYear("paper__published"))).values("year")),
+            top_fields=ArraySubquery(fields),
+            top_coauthor_name=Subquery(coauthors.values("name")[:1]),
+            top_coauthor_papers=Subquery(coauthors.values("papers")[:1]),
         )

@@ -32,8 +32,9 @@ def researcher_index(request: HttpRequest) -> HttpResponse:
     sort = request.GET.get("sort", "name")
     sort = sort if sort in INDEX_ORDERS else "name"
     researchers = Researcher.objects.people()
-    researchers = researchers.named(name) if name else researchers
-    ordered = researchers.with_paper_counts().order_by(*INDEX_ORDERS[sort])
+    # Filtered by a name, each row says what tells people of that name apart.
+    researchers = researchers.named(name).with_identity_summary() if name else researchers.with_paper_counts()
+    ordered = researchers.order_by(*INDEX_ORDERS[sort])
     page = paginate(request, ordered, RESEARCHERS_PER_PAGE)
     kept = {"q": name} if name else {}
     context = {

@@ -1,5 +1,7 @@
 """/researchers: everyone by name, with a name filter that works in place."""
 
+import datetime
+
 import pytest
 
 from tests.factories import make_paper, make_researcher
@@ -18,8 +20,8 @@ def test_it_filters_by_part_of_a_name_in_any_spelling(client):
     response = client.get("/researchers", {"q": "  WEFTMAKER "})
     assert response.status_code == 200
     assert texts(response, "//section[@id='results']//li") == [
-        "Ada Weftmakerson 1 paper",
-        "Zoë Weftmaker 2 papers · h-index 7",
+        "Ada Weftmakerson · 1 paper here · 2025 · cs.DL",
+        "Zoë Weftmaker · 2 papers here · 2025 · cs.DL · h-index 7",
     ]
     assert tree(response).xpath("//input[@id='researcher-name']/@value") == ["WEFTMAKER"]
     assert "2 researchers named like “WEFTMAKER”, by name" in texts(response, "//p[@class='list-summary']")
@@ -95,3 +97,22 @@ def test_the_name_filter_finds_the_same_researchers_as_the_api(client):
     assert page == {"Yang Liu", "Liu Yang", "Yang Liuhan"}
     assert [item["display_name"] for item in api["results"]][0] == "Yang Liu"  # the exact name first
     assert {item["display_name"] for item in api["results"]} == page
+
+
+def test_a_name_filter_shows_what_tells_people_of_that_name_apart(client, django_assert_max_num_queries):
+    partner = make_researcher("Hedy Shuttlecock")
+    for number in range(12):
+        namesake = make_researcher("Dacheng Weftao", h_index=number)
+        make_paper(
+            authors=[namesake, partner],
+            primary_category="cs.CV",
+            published=datetime.date(2020 + number % 5, 1, 1),
+        )
+    # 1 whether any name starts so, 2 count, 3 the page with each one's summary (correlated subqueries)
+    with django_assert_max_num_queries(3):
+        response = client.get("/researchers", {"q": "dacheng weftao", "sort": "papers"})
+    rows = texts(response, "//section[@id='results']/ul/li")
+    assert len(rows) == 12
+    assert (
+        rows[0] == "Dacheng Weftao · 1 paper here · 2020 · cs.CV · most with Hedy Shuttlecock (1) · h-index 0"
+    )
