@@ -46,9 +46,9 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
     """Give every unmatched authorship (of the given papers, or all) a researcher from arXiv names alone.
 
     Teams and collaborations are left out: they are never researchers nor anyone's co-author. Within one
-    normalised name, authorships whose papers share a co-author, directly or through a chain
-    of papers, are one researcher; groups with no shared co-author stay separate researchers with the same
-    name. Researchers built this way earlier join the grouping, so a new paper that bridges two of them
+    normalised name, authorships whose papers share a co-author or print the same affiliation, directly or
+    through a chain of papers, are one researcher; groups with neither stay separate researchers with the
+    same name. Researchers built this way earlier join the grouping, so a new paper that bridges two of them
     merges them (the absorbed id redirects). Returns the number of authorships linked.
     """
     unmatched = Authorship.objects.people().filter(researcher__isnull=True)
@@ -82,6 +82,17 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
     for authorship_id, _paper_id, _name, researcher_id in known_rows:
         first = by_researcher.setdefault(researcher_id, authorship_id)
         components.union(first, authorship_id)
+    # The same name at the same affiliation, as the papers print it, is one person too.
+    by_name_and_affiliation: dict[tuple[str, str], int] = {}
+    printed = Authorship.objects.people().filter(paper_id__in=paper_set, normalised_name__in=names)
+    for authorship_id, name, affiliations in printed.exclude(affiliations=[]).values_list(
+        "id", "normalised_name", "affiliations"
+    ):
+        if authorship_id not in components.parent:
+            continue  # linked upstream: not this grouping's
+        for affiliation in {normalise_name(a) for a in affiliations} - {""}:
+            first = by_name_and_affiliation.setdefault((name, affiliation), authorship_id)
+            components.union(first, authorship_id)
 
     researchers_in: dict[int, set[int]] = defaultdict(set)
     for authorship_id, _paper_id, _name, researcher_id in known_rows:
