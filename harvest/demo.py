@@ -165,6 +165,21 @@ class DemoLoad:
     resumed: bool = False
 
 
+def demo_arxiv_records() -> Iterator[PaperRecord]:
+    """Every arXiv record of the demo corpus's three sources, as the load reads them: what `manage.py
+    repair_authors --demo-sources` reads the stored author lists again from."""
+    for items in _arxiv_sources():
+        yield from (item for item in items if not isinstance(item, str))
+
+
+def _arxiv_sources() -> list[Iterator[PaperRecord | str]]:
+    return [
+        _json_lines(DEMO_DATA / "arxiv_cs_daily_2025-05_2025-06.jsonl.gz", paper_from_listing),
+        _json_lines(DEMO_DATA / "arxiv_kaggle_snapshot_head200.jsonl", paper_from_kaggle),
+        _until(_atom(DEMO_DATA / "2026_q_testing_s0_m100.xml"), DEMO_HORIZON),
+    ]
+
+
 def demo_corpus_loaded() -> bool:
     """Whether a load of the demo corpus (of any size) ran to its end."""
     return HarvestRun.objects.last_succeeded(HarvestRun.Source.DEMO) is not None
@@ -179,11 +194,7 @@ def demo_corpus_load(*, limit: int | None = None, progress: Progress = no_progre
     is done by whichever run reaches it, for every paper of the corpus still without a researcher."""
     recorder = RunRecorder.start(HarvestRun.Source.DEMO, {"limit": limit})
     pages_done = recorder.checkpoint.get("pages", 0)
-    sources = [
-        (_json_lines(DEMO_DATA / "arxiv_cs_daily_2025-05_2025-06.jsonl.gz", paper_from_listing), limit),
-        (_json_lines(DEMO_DATA / "arxiv_kaggle_snapshot_head200.jsonl", paper_from_kaggle), None),
-        (_until(_atom(DEMO_DATA / "2026_q_testing_s0_m100.xml"), DEMO_HORIZON), None),
-    ]
+    sources = list(zip(_arxiv_sources(), (limit, None, None), strict=True))
     counts, problems, touched, arxiv_ids = UpsertCounts(), [], [], []
     page_number = 0
     for items, source_limit in sources:

@@ -24,12 +24,30 @@ class UnreadableBody(MalformedResponse):
 
 
 @dataclass(frozen=True)
+class ParsedAuthor:
+    """One author of an arXiv paper as harvest/parsers/authors.py reads every source's author data."""
+
+    name: str  # "Forenames Keyname", readable Unicode, without the suffix
+    position: int  # 1-based, after what was dropped
+    suffix: str = ""  # "Jr.", "II", as the source writes it
+    affiliations: tuple[str, ...] = ()
+    is_collaboration: bool = False  # a team, collaboration or company, not a person
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name} {self.suffix}" if self.suffix else self.name
+
+
+@dataclass(frozen=True)
 class PaperRecord:
     arxiv_id: str
     title: str
     published: datetime.date
     abstract: str = ""
-    authors: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()  # names as printed
+    # The same authors with suffixes, affiliations and teams told apart, from sources that give more than
+    # names; otherwise the writer reads `authors` with the same cleaning rule.
+    author_details: tuple[ParsedAuthor, ...] = ()
     categories: tuple[str, ...] = ()
     primary_category: str = ""
     version: int | None = None

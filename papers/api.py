@@ -35,6 +35,8 @@ class AuthorOut(Schema):
     name: str = Field(description="As written on the paper.")
     researcher_id: int | None = Field(description="The researcher this author is, when matched.")
     researcher_url: str | None = Field(description="That researcher's page.")
+    collaboration: bool = Field(description="A team, collaboration or company: never a researcher.")
+    affiliations: list[str] = Field(description="As printed on the paper for this author.")
 
 
 class PaperBriefOut(Schema):
@@ -88,6 +90,8 @@ class PaperOut(PaperBriefOut):
                 "researcher_url": absolute_url(authorship.researcher.get_absolute_url())
                 if authorship.researcher
                 else None,
+                "collaboration": authorship.is_collaboration,
+                "affiliations": authorship.affiliations,
             }
             for authorship in paper.authorships.all()
         ]

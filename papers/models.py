@@ -116,6 +116,13 @@ class Authorship(models.Model):
     position = models.PositiveSmallIntegerField(help_text="1-based, in the paper's author order.")
     name = models.TextField(help_text="The name as written on the paper.")
     normalised_name = models.TextField(db_index=True)
+    affiliations = ArrayField(
+        models.TextField(), default=list, blank=True, help_text="As the source printed them for this paper."
+    )
+    is_collaboration = models.BooleanField(
+        default=False,
+        help_text="A team, collaboration or company: listed among the authors, never a researcher.",
+    )
     researcher = models.ForeignKey(
         "researchers.Researcher",
         on_delete=models.SET_NULL,
@@ -131,6 +138,10 @@ class Authorship(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["paper", "position"], name="authorship_unique_position"),
             models.CheckConstraint(condition=Q(position__gte=1), name="authorship_position_from_one"),
+            models.CheckConstraint(
+                condition=Q(is_collaboration=False) | Q(researcher__isnull=True),
+                name="authorship_collaboration_no_researcher",
+            ),
         ]
         indexes = [models.Index(fields=["researcher", "paper"], name="authorship_researcher_paper")]
 

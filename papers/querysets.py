@@ -132,7 +132,15 @@ class PaperQuerySet(PaperSearchQuerySet):
             Prefetch(
                 "authorships",
                 queryset=Authorship.objects.select_related("researcher")
-                .only("paper_id", "position", "name", "researcher__display_name", "researcher__updated_at")
+                .only(
+                    "paper_id",
+                    "position",
+                    "name",
+                    "affiliations",
+                    "is_collaboration",
+                    "researcher__display_name",
+                    "researcher__updated_at",
+                )
                 .order_by("position"),
             )
         )
@@ -142,8 +150,12 @@ AUTHOR_POSITIONS = ("first", "middle", "last", "sole")
 
 
 class AuthorshipQuerySet(models.QuerySet):
+    def people(self) -> AuthorshipQuerySet:
+        """Authorships of persons: teams and collaborations are listed as authors but are no researcher."""
+        return self.filter(is_collaboration=False)
+
     def unmatched(self) -> AuthorshipQuerySet:
-        return self.filter(researcher__isnull=True)
+        return self.people().filter(researcher__isnull=True)
 
     def by_members_of(self, institution: Institution) -> AuthorshipQuerySet:
         """Authorships of the researchers affiliated with the institution."""
@@ -168,7 +180,7 @@ class AuthorshipQuerySet(models.QuerySet):
         rows = (
             self.order_by()
             .annotate(author_count=author_count)
-            .filter(~Exists(self.model.objects.filter(paper=OuterRef("paper"), researcher__isnull=True)))
+            .filter(~Exists(self.model.objects.unmatched().filter(paper=OuterRef("paper"))))
             .annotate(position_class=position_class)
             .values("position_class")
             .annotate(paper_count=Count("paper", distinct=True))

@@ -3,10 +3,12 @@
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.urls import reverse
 from ninja import Field, Query, Router, Schema
+from ninja.errors import HttpError
 
 from core.api import (
     ERROR_RESPONSES,
     WITHOUT_NUL,
+    ErrorOut,
     PageOut,
     Pagination,
     detail_response,
@@ -17,12 +19,12 @@ from institutions.models import Institution
 from institutions.schemas import InstitutionBriefOut
 from papers.api import PaperOut
 from papers.models import Paper
-from researchers.models import Researcher, ResearcherRedirect
+from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 
 router = Router(tags=["researchers"])
 
-# An absorbed researcher id answers 301 to the survivor, as its page does.
-REDIRECT_RESPONSE = {301: None}
+# An absorbed researcher id answers 301 to the survivor, as its page does; a removed non-person, 410.
+REDIRECT_RESPONSE = {301: None, 410: ErrorOut}
 FIELDS_SHOWN = 5
 
 
@@ -74,12 +76,15 @@ class NameQuery(Pagination):
 
 
 def researcher_or_redirect(researcher_id: int, url_name: str) -> Researcher | HttpResponse:
-    """The researcher with their paper count, or a 301 to the survivor's same address for an absorbed id."""
+    """The researcher with their paper count, a 301 to the survivor's same address for an absorbed id, or
+    410 for an id removed as no person."""
     researcher = Researcher.objects.with_paper_counts().filter(pk=researcher_id).first()
     if researcher is not None:
         return researcher
     absorbed = ResearcherRedirect.objects.filter(old_id=researcher_id).first()
     if absorbed is None:
+        if RemovedResearcher.objects.filter(old_id=researcher_id).exists():
+            raise HttpError(410, f"Researcher {researcher_id} was not a person and was removed")
         raise Http404(f"No researcher {researcher_id}")
     return HttpResponsePermanentRedirect(
         absolute_url(reverse(url_name, kwargs={"researcher_id": absorbed.researcher_id}))
@@ -93,8 +98,10 @@ def researcher_or_redirect(researcher_id: int, url_name: str) -> Researcher | Ht
     summary="Find researchers by name",
 )
 def researcher_search(request: HttpRequest, query: Query[NameQuery]) -> dict[str, object]:
-    """Researchers whose name is like `name`, most alike first."""
-    return page_of(request, Researcher.objects.matching_name(query.name).with_paper_counts(), query)
+    """Researchers with a word of their name starting with each word of `name`, in any order (the filter
+    of /researchers?q=), the exact name first, then the most alike."""
+    named = Researcher.objects.people().named(query.name).alike_first(query.name)
+    return page_of(request, named.with_paper_counts(), query)
 
 
 @router.get(

@@ -30,7 +30,7 @@ class ProfileFigures:
     most_cited: Paper | None
     citations: dict[str, int | None]  # their papers' cited-by counts: `total` and `papers_counted`
     institutions: list[Institution]  # last known
-    same_name: list[Researcher]  # annotated with paper_count
+    same_name: list[Researcher]  # annotated by with_identity_summary: what tells them apart
 
     @property
     def positions_known(self) -> int:
@@ -55,7 +55,8 @@ def profile_figures(researcher: Researcher) -> ProfileFigures:
             institutions=list(Institution.objects.last_known_for(researcher)),
             same_name=list(
                 Researcher.objects.with_same_name_as(researcher)
-                .with_paper_counts()
+                .people()
+                .with_identity_summary()
                 .order_by("-paper_count", "id")[:SAME_NAME_SHOWN]
             ),
         )

@@ -65,3 +65,16 @@ class ResearcherRedirect(models.Model):
 
     def __str__(self) -> str:
         return f"{self.old_id} → {self.researcher_id}"
+
+
+class RemovedResearcher(models.Model):
+    """A researcher id that was not a person (a team, a punctuation fragment) and was removed; its URL
+    answers 410 Gone, so that links to it learn it is gone for good rather than mistyped."""
+
+    old_id = models.BigIntegerField(primary_key=True)
+    display_name = models.TextField()
+    reason = models.TextField(help_text="Why it was no researcher: a collaboration, a fragment of a name.")
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.old_id} ({self.display_name}): {self.reason}"

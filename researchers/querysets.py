@@ -2,26 +2,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import models
 from django.db.models import (
     BooleanField,
     Count,
     Exists,
+    ExpressionWrapper,
     F,
     IntegerField,
+    Max,
+    Min,
     OuterRef,
+    Q,
     Subquery,
     Sum,
     Value,
     Window,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, ExtractYear
 
 from accounts.models import Follow
 from core.expressions import in_array
 from institutions.models import Affiliation
-from papers.models import Authorship
+from papers.models import Authorship, Paper
 from researchers.names import normalise_name
 
 if TYPE_CHECKING:
@@ -29,6 +34,9 @@ if TYPE_CHECKING:
 
     from institutions.models import Institution
     from researchers.models import Researcher
+
+MAX_NAME_WORDS = 6  # of a name filter; more is no name
+
 
 class ResearcherQuerySet(models.QuerySet):
     def with_paper_counts(self) -> ResearcherQuerySet:
@@ -107,12 +115,36 @@ class ResearcherQuerySet(models.QuerySet):
             "id",
         )
 
-    def name_contains(self, text: str) -> ResearcherQuerySet:
-        """Researchers whose normalised name contains `text` normalised (served by the trigram index)."""
+    def people(self) -> ResearcherQuerySet:
+        """Researchers with a paper here as a person: never a team (teams are never researchers) nor a
+        profile left without papers. An EXISTS probe of the authorship index per row of a page."""
+        return self.filter(Exists(Authorship.objects.people().filter(researcher=OuterRef("pk"))))
+
+    def named(self, text: str) -> ResearcherQuerySet:
+        """Researchers whose name has a word starting with each word of `text`, in any order and any
+        spelling ("zhao d" finds Dan Zhao and Zhao Dan, "weft" finds Zoë Weftmaker); only when no name
+        reads so, the names alike by trigrams, for a typo ("grace hoper"). The one name filter of
+        /researchers?q= and /api/researchers?name=. Which of the two is decided by a query of its own:
+        one filter that held both (an OR) made PostgreSQL walk every name in order instead of reading the
+        few matches from the trigram index (500 ms instead of 2 for "yang liu" in the demo corpus)."""
         normalised = normalise_name(text)
-        if not normalised:
+        words = normalised.split()[:MAX_NAME_WORDS]
+        if not words:
             return self.none()
-        return self.filter(normalised_name__contains=normalised)
+        starting = self
+        for word in words:  # normalised words are [a-z0-9]: nothing to escape
+            starting = starting.filter(normalised_name__regex=rf"(^| ){word}")
+        if starting.exists():
+            return starting
+        return self.filter(normalised_name__trigram_similar=normalised)
+
+    def alike_first(self, text: str) -> ResearcherQuerySet:
+        """The exact name first, then the most similar (trigram similarity), then the oldest id."""
+        normalised = normalise_name(text)
+        return self.annotate(
+            exact=ExpressionWrapper(Q(normalised_name=normalised), output_field=BooleanField()),
+            similarity=TrigramSimilarity("normalised_name", normalised),
+        ).order_by("-exact", "-similarity", "id")
 
     def matching_name(self, name: str) -> ResearcherQuerySet:
         """Researchers whose normalised name is like `name` (trigram similarity), most similar first."""
@@ -133,4 +165,35 @@ class ResearcherQuerySet(models.QuerySet):
         return self.with_paper_counts().annotate(
             last_institution_id=Subquery(last.values("institution_id")[:1]),
             last_institution_name=Subquery(last.values("institution__name")[:1]),
+        )
+
+    def with_identity_summary(self) -> ResearcherQuerySet:
+        """What tells researchers of one name apart, for the same-name list and name filters: besides
+        `paper_count` and the last known institution (`with_search_summary`), `first_year`/`last_year` of
+        their papers here, `top_fields` (their two commonest primary categories), and the co-author they
+        share most papers with (`top_coauthor_name`, `top_coauthor_papers`). Correlated subqueries: worked
+        out for the rows of the page only, one query however many rows."""
+        theirs = Authorship.objects.filter(researcher=OuterRef("pk")).order_by().values("researcher")
+        fields = (
+            Paper.objects.filter(authorships__researcher=OuterRef("pk"))
+            .order_by()
+            .values("primary_category")
+            .annotate(papers=Count("*"))
+            .order_by("-papers", "primary_category")
+            .values("primary_category")[:2]
+        )
+        coauthors = (
+            Authorship.objects.filter(paper__authorships__researcher=OuterRef("pk"), researcher__isnull=False)
+            .exclude(researcher=OuterRef("pk"))
+            .order_by()
+            .values("researcher")
+            .annotate(papers=Count("paper", distinct=True), name=Max("researcher__display_name"))
+            .order_by("-papers", "researcher")
+        )
+        return self.with_search_summary().annotate(
+            first_year=Subquery(theirs.annotate(year=Min(ExtractYear("paper__published"))).values("year")),
+            last_year=Subquery(theirs.annotate(year=Max(ExtractYear("paper__published"))).values("year")),
+            top_fields=ArraySubquery(fields),
+            top_coauthor_name=Subquery(coauthors.values("name")[:1]),
+            top_coauthor_papers=Subquery(coauthors.values("papers")[:1]),
         )

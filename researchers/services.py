@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from institutions.models import Affiliation
 from papers.models import Authorship
-from researchers.models import Researcher, ResearcherRedirect
+from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.names import normalise_name
 
 
@@ -45,12 +45,13 @@ def _local_researchers() -> Q:
 def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int:
     """Give every unmatched authorship (of the given papers, or all) a researcher from arXiv names alone.
 
-    Within one normalised name, authorships whose papers share a co-author, directly or through a chain
-    of papers, are one researcher; groups with no shared co-author stay separate researchers with the same
-    name. Researchers built this way earlier join the grouping, so a new paper that bridges two of them
+    Teams and collaborations are left out: they are never researchers nor anyone's co-author. Within one
+    normalised name, authorships whose papers share a co-author or print the same affiliation, directly or
+    through a chain of papers, are one researcher; groups with neither stay separate researchers with the
+    same name. Researchers built this way earlier join the grouping, so a new paper that bridges two of them
     merges them (the absorbed id redirects). Returns the number of authorships linked.
     """
-    unmatched = Authorship.objects.filter(researcher__isnull=True)
+    unmatched = Authorship.objects.people().filter(researcher__isnull=True)
     if paper_ids is not None:
         unmatched = unmatched.filter(paper_id__in=list(paper_ids))
     unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name"))
@@ -64,8 +65,8 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
     )
     paper_set = {row[1] for row in unmatched_rows} | {row[1] for row in known_rows}
     coauthors: dict[int, set[str]] = defaultdict(set)
-    for paper_id, name in Authorship.objects.filter(paper_id__in=paper_set).values_list(
-        "paper_id", "normalised_name"
+    for paper_id, name in (
+        Authorship.objects.people().filter(paper_id__in=paper_set).values_list("paper_id", "normalised_name")
     ):
         coauthors[paper_id].add(name)
 
@@ -81,6 +82,17 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
     for authorship_id, _paper_id, _name, researcher_id in known_rows:
         first = by_researcher.setdefault(researcher_id, authorship_id)
         components.union(first, authorship_id)
+    # The same name at the same affiliation, as the papers print it, is one person too.
+    by_name_and_affiliation: dict[tuple[str, str], int] = {}
+    printed = Authorship.objects.people().filter(paper_id__in=paper_set, normalised_name__in=names)
+    for authorship_id, name, affiliations in printed.exclude(affiliations=[]).values_list(
+        "id", "normalised_name", "affiliations"
+    ):
+        if authorship_id not in components.parent:
+            continue  # linked upstream: not this grouping's
+        for affiliation in {normalise_name(a) for a in affiliations} - {""}:
+            first = by_name_and_affiliation.setdefault((name, affiliation), authorship_id)
+            components.union(first, authorship_id)
 
     researchers_in: dict[int, set[int]] = defaultdict(set)
     for authorship_id, _paper_id, _name, researcher_id in known_rows:
@@ -279,7 +291,8 @@ def researchers_link_upstream(
     from arXiv names alone takes on the upstream id, or is absorbed into the researcher that has it; a
     distinct upstream id always means a distinct researcher, even under an equal name."""
     field = UPSTREAM_ID_FIELDS[source]
-    authorships = list(Authorship.objects.filter(paper_id=paper_id).order_by("position"))
+    # A team is never a researcher, whatever id a source gives it.
+    authorships = list(Authorship.objects.people().filter(paper_id=paper_id).order_by("position"))
     linked = {}
     for index, authorship in sorted(pair_authorships(authorships, authors).items()):
         if authors[index].upstream_id:
@@ -315,3 +328,18 @@ def researcher_update_metrics(
     researcher.metrics_refreshed_at = timezone.now()
     researcher.save(update_fields=[*changed, "metrics_refreshed_at", "updated_at"])
     return True
+
+
+@transaction.atomic
+def researcher_remove(*, researcher: Researcher, reason: str) -> None:
+    """Remove a researcher that is no person (a team, a fragment of a name). Its id, and every id it had
+    absorbed, answers 410 Gone from then on; its authorships stay on their papers, unlinked."""
+    absorbed_ids = list(
+        ResearcherRedirect.objects.filter(researcher=researcher).values_list("old_id", flat=True)
+    )
+    RemovedResearcher.objects.bulk_create(
+        [RemovedResearcher(old_id=old_id, display_name=researcher.display_name, reason=reason)
+         for old_id in [researcher.pk, *absorbed_ids]],
+        ignore_conflicts=True,
+    )  # fmt: skip
+    researcher.delete()

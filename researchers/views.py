@@ -14,12 +14,14 @@ from papers.models import Paper
 from researchers.cards import researcher_card, researcher_card_url
 from researchers.coauthor_graph import coauthor_graph
 from researchers.figures import profile_figures
-from researchers.models import Researcher, ResearcherRedirect
+from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.profiles import external_profiles
 from researchers.structured_data import researcher_description, researcher_jsonld
 
 PAPERS_PER_PAGE = 24
 RESEARCHERS_PER_PAGE = 50
+# /researchers?sort=: by name (the index on display name walks it), or most papers here first.
+INDEX_ORDERS = {"name": ("display_name", "id"), "papers": ("-paper_count", "display_name", "id")}
 
 
 @require_GET
@@ -27,11 +29,21 @@ RESEARCHERS_PER_PAGE = 50
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 def researcher_index(request: HttpRequest) -> HttpResponse:
     name = request.GET.get("q", "").strip()[:200]
-    researchers = Researcher.objects.name_contains(name) if name else Researcher.objects.all()
-    page = paginate(
-        request, researchers.order_by("display_name", "id").with_paper_counts(), RESEARCHERS_PER_PAGE
-    )
-    context = {"researchers": page, "name": name, "filter_query": urlencode({"q": name}) if name else ""}
+    sort = request.GET.get("sort", "name")
+    sort = sort if sort in INDEX_ORDERS else "name"
+    researchers = Researcher.objects.people()
+    # Filtered by a name, each row says what tells people of that name apart.
+    researchers = researchers.named(name).with_identity_summary() if name else researchers.with_paper_counts()
+    ordered = researchers.order_by(*INDEX_ORDERS[sort])
+    page = paginate(request, ordered, RESEARCHERS_PER_PAGE)
+    kept = {"q": name} if name else {}
+    context = {
+        "researchers": page,
+        "name": name,
+        "sort": sort,
+        "filter_query": urlencode(kept | ({"sort": sort} if sort != "name" else {})),
+        "sort_query": {order: urlencode(kept | {"sort": order}) for order in INDEX_ORDERS},
+    }
     template = "researchers/index.html#results" if wants_fragment(request) else "researchers/index.html"
     return TemplateResponse(request, template, context)
 
@@ -45,10 +57,12 @@ def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None
         Researcher.objects.with_paper_counts().with_followers(request.user).filter(pk=researcher_id).first()
     )
     if researcher is None:
-        absorbed = get_object_or_404(
-            ResearcherRedirect.objects.select_related("researcher"), old_id=researcher_id
-        )
-        return canonical_redirect(request, absorbed.researcher)
+        absorbed = ResearcherRedirect.objects.select_related("researcher").filter(old_id=researcher_id)
+        absorbed = absorbed.first()
+        if absorbed is not None:
+            return canonical_redirect(request, absorbed.researcher)
+        removed = get_object_or_404(RemovedResearcher, old_id=researcher_id)
+        return TemplateResponse(request, "researchers/gone.html", {"removed": removed}, status=410)
     if slug != researcher.slug:
         return canonical_redirect(request, researcher)
     listing = PaperListing.from_query(request.GET)

@@ -16,7 +16,15 @@ from typing import Any
 
 from lxml import etree
 
-from harvest.parsers.text import MAX_NAME_LENGTH, MAX_TITLE_LENGTH, arxiv_categories, link, squash
+from harvest.parsers.authors import (
+    AuthorList,
+    authors_from_atom_entry,
+    authors_from_author_line,
+    authors_from_kaggle_parsed,
+    authors_from_names,
+    authors_from_oai_arxiv,
+)
+from harvest.parsers.text import MAX_TITLE_LENGTH, arxiv_categories, link, squash
 from harvest.records import MalformedResponse, PaperRecord, RecordError, UnreadableBody
 from papers.identifiers import parse_arxiv_id
 
@@ -86,6 +94,7 @@ def _record(
     title: str,
     published: str,
     categories: tuple[str, ...],
+    authors: AuthorList,
     primary: str = "",
     **fields: Any,
 ) -> PaperRecord:
@@ -101,6 +110,8 @@ def _record(
         published=_date(published, f"{arxiv_id}: first-posted date"),
         categories=categories,
         primary_category=primary or (categories[0] if categories else ""),
+        authors=tuple(author.display_name for author in authors.authors),
+        author_details=authors.authors,
         **fields,
     )
 
@@ -130,11 +141,7 @@ def parse_atom_feed(content: bytes) -> ParsedPage:
                     categories=categories,
                     primary=primary.get("term", "") if primary is not None else "",
                     abstract=_text(entry.find(f"{ATOM}summary")),
-                    authors=tuple(
-                        name
-                        for a in entry.iterfind(f"{ATOM}author")
-                        if (name := _text(a.find(f"{ATOM}name")))
-                    ),
+                    authors=authors_from_atom_entry(entry),
                     updated=_optional_date(_text(entry.find(f"{ATOM}updated"))),
                     doi=_text(entry.find(f"{ARXIV_ATOM}doi")),
                     journal_ref=_text(entry.find(f"{ARXIV_ATOM}journal_ref")),
@@ -186,17 +193,13 @@ def parse_oai_page(content: bytes) -> ParsedPage:
 def _oai_record(metadata: etree._Element) -> PaperRecord:
     if metadata.tag == f"{OAI_ARXIV}arXiv":
         ns = OAI_ARXIV
-        authors = []
-        for author in metadata.iterfind(f"{ns}authors/{ns}author"):
-            parts = [_text(author.find(f"{ns}forenames")), _text(author.find(f"{ns}keyname"))]
-            suffix = _text(author.find(f"{ns}suffix"))
-            authors.append(" ".join(p for p in parts if p) + (f" {suffix}" if suffix else ""))
+        authors = authors_from_oai_arxiv(metadata)
         published = _text(metadata.find(f"{ns}created"))
         updated = _optional_date(_text(metadata.find(f"{ns}updated")))
         version = None
     elif metadata.tag == f"{OAI_ARXIV_RAW}arXivRaw":
         ns = OAI_ARXIV_RAW
-        authors = split_author_string(_text(metadata.find(f"{ns}authors")))
+        authors = authors_from_author_line(_text(metadata.find(f"{ns}authors")))
         versions = metadata.findall(f"{ns}version")
         dates = [_rfc2822_date(_text(v.find(f"{ns}date"))) for v in versions]
         published = dates[0].isoformat() if dates and dates[0] else ""
@@ -211,7 +214,7 @@ def _oai_record(metadata: etree._Element) -> PaperRecord:
         published=published,
         categories=categories,
         abstract=_text(metadata.find(f"{ns}abstract")),
-        authors=tuple(authors),
+        authors=authors,
         updated=updated,
         version=version,
         doi=_text(metadata.find(f"{ns}doi")),
@@ -228,29 +231,6 @@ def _rfc2822_date(value: str) -> datetime.date | None:
         return None
 
 
-def split_author_string(authors: str) -> list[str]:
-    """arXiv's one-line author list: 'A. Author, B. Author and C. Author' (affiliations in parentheses)."""
-    depth, current, names = 0, [], []
-    for char in authors:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        elif char == "," and depth == 0:
-            names.append("".join(current))
-            current = []
-            continue
-        if depth == 0 and char != ")":
-            current.append(char)
-    names.append("".join(current))
-    result = []
-    for name in names:
-        for part in name.replace(" and ", ",").split(","):
-            if part := squash(part, MAX_NAME_LENGTH):
-                result.append(part)
-    return result
-
-
 def paper_from_listing(item: dict[str, Any]) -> PaperRecord:
     """One JSON line of a mirrored arXiv listing: id, title, summary, authors, categories, comment,
     and the announcement date as listing_date (the demo corpus)."""
@@ -262,7 +242,7 @@ def paper_from_listing(item: dict[str, Any]) -> PaperRecord:
             published=item.get("published") or item.get("listing_date") or "",
             categories=categories,
             abstract=squash(item.get("summary")),
-            authors=tuple(name for a in item.get("authors") or () if (name := squash(a, MAX_NAME_LENGTH))),
+            authors=authors_from_names(item.get("authors")),
             comments=squash(item.get("comment")),
         )
     except (KeyError, TypeError) as error:
@@ -274,18 +254,17 @@ def paper_from_kaggle(item: dict[str, Any]) -> PaperRecord:
     try:
         versions = item.get("versions") or []
         dates = [_rfc2822_date(v.get("created", "")) for v in versions]
-        parsed_authors = item.get("authors_parsed") or []
-        authors = [
-            squash(" ".join(p for p in (first, last, *rest) if p), MAX_NAME_LENGTH)
-            for last, first, *rest in parsed_authors
-        ] or split_author_string(item.get("authors") or "")
+        # arXiv's own parse where the snapshot has it, its one-line list otherwise.
+        authors = authors_from_kaggle_parsed(item.get("authors_parsed"))
+        if not authors.authors:
+            authors = authors_from_author_line(item.get("authors"))
         return _record(
             raw_id=str(item["id"]),
             title=item.get("title") or "",
             published=dates[0].isoformat() if dates and dates[0] else item.get("update_date") or "",
             categories=arxiv_categories(item.get("categories") or ""),
             abstract=squash(item.get("abstract")),
-            authors=tuple(a for a in authors if a),
+            authors=authors,
             updated=dates[-1] if len(dates) > 1 else None,
             version=len(versions) or None,
             doi=squash(item.get("doi")),

@@ -45,6 +45,7 @@ from lxml import etree
 
 from core.latex import readable_text
 from harvest.parsers.text import squash
+from harvest.records import ParsedAuthor
 
 MAX_AUTHORS = 2000  # the largest arXiv author lists (ATLAS, CMS) have about 3,000; the rest is cut
 MAX_NAME_CHARS = 300  # longer is no person's name (a glued run, an abstract pasted in): dropped
@@ -90,19 +91,6 @@ _REFERENCE = re.compile(r"\d{1,3}|[a-z]")
 _MARKED_FOOTNOTE = re.compile(r"\((\d{1,3}|[a-z])\)\s*")
 _BARE_FOOTNOTES_START = re.compile(r"^1\s+[^\W\d_]")
 _BARE_FOOTNOTE = re.compile(r"(?:^|[;,]\s*)(\d{1,3})\s+(?=[^\W\d_])")
-
-
-@dataclass(frozen=True)
-class ParsedAuthor:
-    name: str  # "Forenames Keyname", readable Unicode, without the suffix
-    position: int  # 1-based, after what was dropped
-    suffix: str = ""  # "Jr.", "II", as the source writes it
-    affiliations: tuple[str, ...] = ()
-    is_collaboration: bool = False  # a team, collaboration or company, not a person
-
-    @property
-    def display_name(self) -> str:
-        return f"{self.name} {self.suffix}" if self.suffix else self.name
 
 
 @dataclass(frozen=True)

@@ -122,9 +122,7 @@ def openalex_work(item: dict[str, Any]) -> UpstreamWork:
     arxiv_id = _arxiv_id(item)
     if arxiv_id is None:
         raise RecordError(f"{work_id}: not an arXiv work (no arXiv DOI or landing page)")
-    authorships = item.get("authorships")
-    if not isinstance(authorships, list):
-        raise RecordError(f"{work_id}: missing authorships")
+    authorships = openalex_authorships(item, work_id)
     referenced = item.get("referenced_works")
     references = tuple(
         CitedWork(key) for value in referenced or () if (key := openalex_key(value, "W"))
@@ -139,10 +137,17 @@ def openalex_work(item: dict[str, Any]) -> UpstreamWork:
         cited_by_count=optional_count(item.get("cited_by_count"), f"{work_id}: cited_by_count"),
         reference_count=reference_count,
         references=references,
-        authorships=tuple(
-            _authorship(position, authorship, work_id)
-            for position, authorship in enumerate(authorships, start=1)
-        ),
+        authorships=authorships,
+    )
+
+
+def openalex_authorships(item: dict[str, Any], work_id: str) -> tuple[UpstreamAuthorship, ...]:
+    """The authorships of any OpenAlex work, arXiv's or not (the identity report reads a journal sample)."""
+    authorships = item.get("authorships")
+    if not isinstance(authorships, list):
+        raise RecordError(f"{work_id}: missing authorships")
+    return tuple(
+        _authorship(position, authorship, work_id) for position, authorship in enumerate(authorships, start=1)
     )
 
 

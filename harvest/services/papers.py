@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass
 
 from django.db import connection, transaction
 
-from core.latex import detex
-from harvest.records import PaperRecord
+from harvest.parsers.authors import authors_from_names
+from harvest.records import PaperRecord, ParsedAuthor
 from harvest.runs import lock_key
 from papers.models import Authorship, Paper, paper_slug
 from researchers.names import normalise_name
@@ -31,10 +31,17 @@ class UpsertCounts:
         return self
 
 
-def _values_from(record: PaperRecord) -> dict:
+def authors_of(record: PaperRecord) -> tuple[ParsedAuthor, ...]:
+    """The record's authors as the one cleaning rule reads them: arXiv's parsers hand them over read,
+    with affiliations and teams; the names OpenAlex and Semantic Scholar give are read here."""
+    return record.author_details or authors_from_names(list(record.authors)).authors
+
+
+def _values_from(record: PaperRecord, authors: tuple[ParsedAuthor, ...]) -> dict:
     values = asdict(record)
     values.pop("arxiv_id")
-    values["authors"] = [detex(name) for name in record.authors]
+    values.pop("author_details")
+    values["authors"] = [author.display_name for author in authors]
     values["categories"] = list(record.categories)
     return values
 
@@ -64,11 +71,12 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
             for paper in Paper.objects.select_for_update().filter(arxiv_id__in=records_by_id)
         }
         for arxiv_id, record in records_by_id.items():
-            values = _values_from(record)
+            authors = authors_of(record)
+            values = _values_from(record, authors)
             paper = existing.get(arxiv_id)
             if paper is None:
                 paper = Paper.objects.create(arxiv_id=arxiv_id, slug=paper_slug(record.title), **values)
-                _replace_authorships(paper)
+                authorships_replace(paper=paper, authors=authors)
                 counts.created += 1
                 touched.append(paper.pk)
                 continue
@@ -89,25 +97,42 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
                 paper.embedding = None
             paper.save(update_fields=[*changed, "slug", "embedding", "updated_at"])
             if "authors" in changed:
-                _replace_authorships(paper)
+                authorships_replace(paper=paper, authors=authors)
             counts.updated += 1
             touched.append(paper.pk)
     return counts, touched
 
 
-def _replace_authorships(paper: Paper) -> None:
-    """Authorships follow the author list; a position whose name is unchanged keeps its researcher."""
+def authorships_replace(*, paper: Paper, authors: tuple[ParsedAuthor, ...]) -> int:
+    """The one place authorships are written: they follow the author list. A position whose person is
+    unchanged keeps its researcher; a team is a collaboration author, never linked to a researcher; an
+    empty affiliation list never erases a known one. Returns the authorships written or deleted."""
     current = {authorship.position: authorship for authorship in paper.authorships.all()}
-    wanted = {position: name for position, name in enumerate(paper.authors, start=1)}
-    stale = [a.pk for position, a in current.items() if wanted.get(position) is None]
+    wanted = {author.position: author for author in authors}
+    stale = [a.pk for position, a in current.items() if position not in wanted]
     Authorship.objects.filter(pk__in=stale).delete()
-    new = []
-    for position, name in wanted.items():
-        normalised = normalise_name(name)
+    new, changed = [], []
+    for position, author in wanted.items():
+        values = {
+            "name": author.display_name,
+            "normalised_name": normalise_name(author.name),
+            "is_collaboration": author.is_collaboration,
+        }
+        if author.affiliations:
+            values["affiliations"] = list(author.affiliations)
         authorship = current.get(position)
         if authorship is None:
-            new.append(Authorship(paper=paper, position=position, name=name, normalised_name=normalised))
-        elif authorship.normalised_name != normalised:
-            authorship.name, authorship.normalised_name, authorship.researcher = name, normalised, None
-            authorship.save(update_fields=["name", "normalised_name", "researcher"])
+            new.append(Authorship(paper=paper, position=position, **values))
+            continue
+        differs = [field for field, value in values.items() if getattr(authorship, field) != value]
+        if not differs:
+            continue
+        if "normalised_name" in differs or author.is_collaboration:
+            values["researcher"] = None
+        for field, value in values.items():
+            setattr(authorship, field, value)
+        changed.append(authorship)
+    fields = ["name", "normalised_name", "is_collaboration", "affiliations", "researcher"]
+    Authorship.objects.bulk_update(changed, fields, batch_size=2000)
     Authorship.objects.bulk_create(new)
+    return len(stale) + len(changed) + len(new)

@@ -95,6 +95,8 @@ class SearchHitOut(Schema):
                 "name": author.name,
                 "researcher_id": author.researcher_id,
                 "researcher_url": absolute_url(author.url) if author.researcher_id else None,
+                "collaboration": author.is_collaboration,
+                "affiliations": list(author.affiliations),
             }
             for author in hit.authors
         ]

@@ -49,6 +49,8 @@ class HitAuthor:
     name: str
     researcher_id: int | None = None
     researcher_name: str = ""
+    is_collaboration: bool = False
+    affiliations: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -319,9 +321,12 @@ def _hits(page: list[RankedPaper], query: ParsedQuery) -> list[PaperHit]:
     authors: dict[int, list[HitAuthor]] = defaultdict(list)
     # Plain rows, not model instances: a page has a hundred or more authorships.
     for paper_id, *author in Authorship.objects.first_of(list(by_id), AUTHORS_SHOWN).values_list(
-        "paper_id", "name", "researcher_id", "researcher__display_name"
+        "paper_id", "name", "researcher_id", "researcher__display_name", "is_collaboration", "affiliations"
     ):
-        authors[paper_id].append(HitAuthor(*author))
+        name, researcher_id, researcher_name, is_collaboration, affiliations = author
+        authors[paper_id].append(
+            HitAuthor(name, researcher_id, researcher_name or "", is_collaboration, tuple(affiliations))
+        )
     hits = []
     for entry in page:
         paper = by_id.get(entry.paper_id)

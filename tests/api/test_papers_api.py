@@ -75,8 +75,16 @@ def test_it_finds_a_paper_by_every_form_of_its_id(get_valid):
             "name": "Grace Hopper",
             "researcher_id": hopper.pk,
             "researcher_url": f"http://127.0.0.1:8000{hopper.get_absolute_url()}",
+            "collaboration": False,
+            "affiliations": [],
         },
-        {"name": "Ada Lovelace", "researcher_id": None, "researcher_url": None},
+        {
+            "name": "Ada Lovelace",
+            "researcher_id": None,
+            "researcher_url": None,
+            "collaboration": False,
+            "affiliations": [],
+        },
     ]
     assert body["url"] == f"http://127.0.0.1:8000{paper.get_absolute_url()}"
     assert body["abs_url"] == f"https://arxiv.org/abs/{paper.arxiv_id}"

@@ -48,8 +48,16 @@ def test_a_keyword_search_answers_papers_with_authors_snippets_and_why(get_valid
             "name": "Grace Quorvendale",
             "researcher_id": grace.pk,
             "researcher_url": f"http://127.0.0.1:8000{grace.get_absolute_url()}",
+            "collaboration": False,
+            "affiliations": [],
         },
-        {"name": "Ada Lovelace", "researcher_id": None, "researcher_url": None},
+        {
+            "name": "Ada Lovelace",
+            "researcher_id": None,
+            "researcher_url": None,
+            "collaboration": False,
+            "affiliations": [],
+        },
     ]
     assert f"compile {WORD} programs" in hit["snippet"] and "<b>" not in hit["snippet"]
     assert hit["highlights"] == [WORD]

@@ -110,17 +110,24 @@ def test_it_draws_the_fields_as_filter_links_with_the_active_one_marked(client, 
     ]  # fmt: skip
 
 
-def test_it_lists_researchers_with_the_same_name_and_the_sentence(client, profile):
+def test_it_lists_researchers_with_the_same_name_and_what_tells_them_apart(client, profile):
     namesake = make_researcher("Grace  Weftwright", h_index=3)
-    make_paper(authors=[namesake, "Someone Else"])
-    unknown = make_researcher("Gráce Weftwright")
+    partner = make_researcher("Hedy Shuttlecock")
+    make_paper(authors=[namesake, partner], primary_category="q-bio.NC", published=datetime.date(2019, 2, 1))
+    make_paper(authors=[namesake, partner, "Someone Else"], primary_category="q-bio.NC")
+    make_paper(authors=[namesake], primary_category="cs.DL", published=datetime.date(2021, 3, 1))
+    make_affiliation(namesake, make_institution("Institute of Looms"))
+    other = make_researcher("Gráce Weftwright")
+    make_paper(authors=[other])
+    make_researcher("Grace Weftwright")  # no paper here: not listed
     response = client.get(profile.grace.get_absolute_url())
     section = tree(response).xpath("//section[@aria-labelledby='same-name-heading']")[0]
     assert [text_of(item) for item in section.xpath(".//li")] == [
-        "Grace Weftwright · 1 paper here · h-index 3",
-        "Gráce Weftwright · 0 papers here",
+        "Grace Weftwright · 3 papers here · 2019–2025 · q-bio.NC, cs.DL · most with Hedy Shuttlecock (2)"
+        " · Institute of Looms · h-index 3",
+        "Gráce Weftwright · 1 paper here · 2025 · cs.DL",
     ]
-    assert section.xpath(".//a/@href") == [namesake.get_absolute_url(), unknown.get_absolute_url()]
+    assert section.xpath(".//a/@href") == [namesake.get_absolute_url(), other.get_absolute_url()]
     assert (
         "Either other researchers who publish under this name, or the same person where the external "
         "sources have not merged their records." in text_of(section)

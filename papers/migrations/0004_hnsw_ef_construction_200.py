@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     atomic = False  # CREATE INDEX CONCURRENTLY cannot run inside a transaction
 
     dependencies = [
-        ("papers", "0002_search_vector_inline"),
+        ("papers", "0003_authorship_affiliations_collaboration"),
     ]
 
     operations = [
