@@ -10,6 +10,7 @@ from django.contrib.humanize.templatetags.humanize import intcomma
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from papers import categories
 from papers.models import Paper
 from researchers.models import Researcher
 
@@ -21,6 +22,19 @@ register = template.Library()
 # A list item names every author of a paper with up to this many, else the first LIST_AUTHORS_SHOWN.
 LIST_AUTHORS_ALL_UP_TO = 12
 LIST_AUTHORS_SHOWN = 10
+
+
+@register.filter
+def category_label(code: str) -> str:
+    """The readable label, "Machine Learning (cs.LG)": a category badge's title, a filter's label."""
+    return categories.category_label(code)
+
+
+@register.filter
+def category_name(code: str) -> str:
+    """The readable name, "Machine Learning", or empty for a code arXiv never had."""
+    info = categories.category_info(code)
+    return info.name if info else ""
 
 
 class Author(Protocol):
