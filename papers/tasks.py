@@ -4,11 +4,15 @@ from django.conf import settings
 from core.queues import queue_length
 from papers.models import Paper
 from papers.services import papers_embed
+from papers.signals import papers_embedded
 
 
 @shared_task(acks_late=True)
 def embed_papers(paper_ids: list[int]) -> int:
-    return papers_embed(paper_ids=paper_ids)
+    embedded = papers_embed(paper_ids=paper_ids)
+    if embedded:
+        papers_embedded.send(sender=Paper, paper_ids=paper_ids)
+    return embedded
 
 
 @shared_task(acks_late=True)
