@@ -7,21 +7,16 @@ The phrases are also the classifier's teachers: it is trained on the labels they
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Protocol
 
-PAPER_TYPES = {
-    "method": "method",
-    "survey": "survey/review",
-    "benchmark": "benchmark/dataset",
-    "empirical": "empirical study",
-    "theory": "theory",
-    "position": "position/perspective",
-    "system": "system/tool",
-    "other": "other",
-}
+import numpy as np
+
 DEFAULT_TYPE = "method"  # what most papers are, when neither a phrase nor the classifier decides
 
 _I = re.IGNORECASE
@@ -124,15 +119,68 @@ def rule_type(title: str, abstract: str, comments: str) -> str | None:
     return None
 
 
+MODEL_FILE = Path(__file__).parent / "paper_type_model.json"
+
+
 class TypedPaper(Protocol):
     pk: int
     title: str
     abstract: str
     comments: str
+    embedding: np.ndarray | None
 
 
-def paper_types_of(papers: Iterable[TypedPaper]) -> dict[int, str]:
-    """Each paper's type by id: the first clear phrase's, else the default."""
-    return {
-        paper.pk: rule_type(paper.title, paper.abstract, paper.comments) or DEFAULT_TYPE for paper in papers
-    }
+@dataclass(frozen=True)
+class TypeModel:
+    """A multinomial logistic regression on the papers' unit embeddings, as trained by
+    `manage.py train_paper_types` (analysis/training.py) and stored in MODEL_FILE."""
+
+    classes: tuple[str, ...]
+    coefficients: np.ndarray  # classes × dimensions
+    intercepts: np.ndarray
+
+    def predict(self, vectors: np.ndarray) -> list[str]:
+        scores = vectors @ self.coefficients.T + self.intercepts
+        return [self.classes[index] for index in scores.argmax(axis=1)]
+
+    def to_json(self, **about: object) -> str:
+        return json.dumps(
+            {
+                "about": about,
+                "classes": list(self.classes),
+                "coefficients": np.round(self.coefficients, 6).tolist(),
+                "intercepts": np.round(self.intercepts, 6).tolist(),
+            },
+            indent=1,
+        )
+
+
+@cache
+def type_model() -> TypeModel | None:
+    """The committed classifier; None before one is trained (then the default type stands in)."""
+    if not MODEL_FILE.exists():
+        return None
+    data = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    return TypeModel(
+        classes=tuple(data["classes"]),
+        coefficients=np.asarray(data["coefficients"], dtype=np.float32),
+        intercepts=np.asarray(data["intercepts"], dtype=np.float32),
+    )
+
+
+def paper_types_of(papers: Iterable[TypedPaper], *, model: TypeModel | None = None) -> dict[int, str]:
+    """Each paper's type by id: the first clear phrase's; else the classifier's on its embedding; else,
+    for a paper without one yet, the default."""
+    model = model or type_model()
+    types: dict[int, str] = {}
+    undecided: list[TypedPaper] = []
+    for paper in papers:
+        decided = rule_type(paper.title, paper.abstract, paper.comments)
+        if decided is None and model is not None and paper.embedding is not None:
+            undecided.append(paper)
+        types[paper.pk] = decided or DEFAULT_TYPE
+    if undecided and model is not None:
+        vectors = np.asarray([paper.embedding for paper in undecided], dtype=np.float32)
+        for paper, predicted in zip(undecided, model.predict(vectors), strict=True):
+            types[paper.pk] = predicted
+    return types

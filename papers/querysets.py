@@ -127,6 +127,13 @@ class PaperQuerySet(PaperSearchQuerySet):
                     nearest.append((earlier_id, float(distance)))
         return found
 
+    def closest_earlier_of(self, paper: Paper) -> list[Paper]:
+        """The earlier papers the analysis found closest to `paper` (its `closest_earlier`), closest
+        first; none before it has been analysed."""
+        order = paper.closest_earlier or []
+        found = {earlier.pk: earlier for earlier in self.filter(pk__in=order)}
+        return [found[pk] for pk in order if pk in found]
+
     def citation_totals(self) -> dict[str, int | None]:
         """`total`: the cited-by counts of these papers added up (None when none has one);
         `papers_counted`: how many of them have a count."""

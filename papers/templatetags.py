@@ -6,12 +6,12 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from django import template
-from django.contrib.humanize.templatetags.humanize import intcomma
+from django.contrib.humanize.templatetags.humanize import intcomma, ordinal
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import categories
-from papers.models import Paper
+from papers.models import PAPER_TYPE_LABELS, Paper
 from researchers.models import Researcher
 
 if TYPE_CHECKING:
@@ -35,6 +35,18 @@ def category_name(code: str) -> str:
     """The readable name, "Machine Learning", or empty for a code arXiv never had."""
     info = categories.category_info(code)
     return info.name if info else ""
+
+
+@register.filter
+def paper_type_label(paper_type: str | None) -> str:
+    """The type as pages name it: "survey/review" for "survey"; empty for none."""
+    return PAPER_TYPE_LABELS.get(paper_type or "", paper_type or "")
+
+
+@register.filter
+def percentile(value: float | None) -> str:
+    """A percentile as words: "82nd percentile"; empty for none."""
+    return "" if value is None else f"{ordinal(round(value))} percentile"
 
 
 class Author(Protocol):
