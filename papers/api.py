@@ -19,7 +19,8 @@ from core.api import (
 from core.links import absolute_url, web_url
 from papers.categories import ARXIV_CATEGORY, CATEGORY_MAX_LENGTH
 from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR, parse_arxiv_id
-from papers.models import PAPER_TYPE_LABELS, Paper
+from papers.models import Paper
+from papers.paper_types import PAPER_TYPE_LABELS
 from papers.querysets import PaperQuerySet
 
 router = Router(tags=["papers"])

@@ -11,19 +11,6 @@ from core.text import slug_of
 from papers import identifiers
 from papers.querysets import AuthorshipQuerySet, PaperQuerySet
 
-# The kinds of paper the analysis tells apart (analysis/paper_types.py), by their stored value, as pages
-# and the search's `type:` name them.
-PAPER_TYPE_LABELS = {
-    "method": "method",
-    "survey": "survey/review",
-    "benchmark": "benchmark/dataset",
-    "empirical": "empirical study",
-    "theory": "theory",
-    "position": "position/perspective",
-    "system": "system/tool",
-    "other": "other",
-}
-
 
 def paper_slug(title: str) -> str:
     """The readable part of a paper's canonical URL: its title's."""

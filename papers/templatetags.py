@@ -11,7 +11,8 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from papers import categories
-from papers.models import PAPER_TYPE_LABELS, Paper
+from papers.models import Paper
+from papers.paper_types import PAPER_TYPE_LABELS
 from researchers.models import Researcher
 
 if TYPE_CHECKING:
