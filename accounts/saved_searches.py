@@ -34,6 +34,8 @@ def canonical_query_string(data: QueryDict) -> str:
         query["mode"] = params.mode.value
     if params.filters.categories:
         query.setlist("cat", list(params.filters.categories))
+    if params.filters.paper_types:
+        query.setlist("type", list(params.filters.paper_types))
     if params.filters.year_from is not None:
         query["from"] = str(params.filters.year_from)
     if params.filters.year_to is not None:

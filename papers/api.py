@@ -1,7 +1,7 @@
 """The papers part of the JSON API: lists with filters, one paper by any form of its arXiv id, and what it
 builds on, what builds on it and what is like it."""
 
-from datetime import date
+from datetime import date, datetime
 from typing import Literal
 
 from django.db.models import Q
@@ -20,6 +20,7 @@ from core.links import absolute_url, web_url
 from papers.categories import ARXIV_CATEGORY, CATEGORY_MAX_LENGTH
 from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR, parse_arxiv_id
 from papers.models import Paper
+from papers.paper_types import PAPER_TYPE_LABELS
 from papers.querysets import PaperQuerySet
 
 router = Router(tags=["papers"])
@@ -64,6 +65,34 @@ class PaperBriefOut(Schema):
         return absolute_url(reverse("api:paper", kwargs={"arxiv_id": paper.arxiv_id}))
 
 
+class PaperAnalysisOut(Schema):
+    """What the analysis found (analysis/services.py); each field says how it is computed."""
+
+    analysed_at: datetime = Field(description="When the analysis last ran.")
+    paper_type: str | None = Field(
+        description="One of " + ", ".join(PAPER_TYPE_LABELS) + ": from clear phrases in the title, abstract "
+        "and comments, else a classifier on the embedding trained on those phrases' labels."
+    )
+    research_field: str | None = Field(
+        description="The names of the primary category and its archive: "
+        "'Machine Learning (cs.LG), Computer Science'."
+    )
+    summary: str | None = Field(
+        description="The abstract's sentence closest in meaning to the whole abstract (quoted, not written)."
+    )
+    novelty: float | None = Field(
+        description="Percentile (0–100) of novelty_distance among the papers of the same primary category "
+        "and year; null without an earlier paper in the corpus."
+    )
+    novelty_distance: float | None = Field(
+        description="1 − the cosine similarity of the embeddings of this paper and the nearest earlier one."
+    )
+    significance: float | None = Field(
+        description="Percentile (0–100) of citations a year since posting among the papers of the same "
+        "primary category and year; null when no citation count is known."
+    )
+
+
 class PaperOut(PaperBriefOut):
     version: int | None = Field(description="The latest version seen.")
     abstract: str
@@ -76,6 +105,21 @@ class PaperOut(PaperBriefOut):
     reference_count: int | None = Field(
         description="References anywhere, in the corpus or not; null until known."
     )
+    analysis: PaperAnalysisOut | None = Field(description="Null until the paper has been analysed.")
+
+    @staticmethod
+    def resolve_analysis(paper: Paper) -> dict[str, object] | None:
+        if paper.analysed is None:
+            return None
+        return {
+            "analysed_at": paper.analysed,
+            "paper_type": paper.paper_type,
+            "research_field": paper.research_field,
+            "summary": paper.summary,
+            "novelty": paper.novelty,
+            "novelty_distance": paper.novelty_distance,
+            "significance": paper.significance_score,
+        }
 
     @staticmethod
     def resolve_license(paper: Paper) -> str:
@@ -95,6 +139,16 @@ class PaperOut(PaperBriefOut):
             }
             for authorship in paper.authorships.all()
         ]
+
+
+class PaperDetailOut(PaperOut):
+    closest_earlier: list[PaperBriefOut] = Field(
+        description="The analysis's closest papers posted before this one, closest first (up to 3)."
+    )
+
+    @staticmethod
+    def resolve_closest_earlier(paper: Paper) -> list[Paper]:
+        return paper.closest_earlier_papers  # looked up by the view, in one query
 
 
 class SimilarPaperOut(PaperOut):
@@ -213,7 +267,7 @@ def paper_similar(
 
 @router.get(
     "/{path:arxiv_id}",
-    response={200: PaperOut, 304: None, **ERROR_RESPONSES},
+    response={200: PaperDetailOut, 304: None, **ERROR_RESPONSES},
     url_name="paper",
     summary="One paper",
 )
@@ -221,5 +275,9 @@ def paper_detail(request: HttpRequest, arxiv_id: ArxivIdPath) -> HttpResponse:
     """A paper by its arXiv id in any form: `2201.12423`, `2201.12423v2`, `arXiv:2201.12423`,
     `astro-ph/9901001` or an arXiv URL. Answers 304 to a matching If-None-Match or If-Modified-Since."""
     paper = paper_or_404(arxiv_id, Paper.objects.with_authors())
-    changes = [paper.updated_at] + [a.researcher.updated_at for a in paper.authorships.all() if a.researcher]
-    return detail_response(request, PaperOut.from_orm(paper), last_modified=max(changes))
+    paper.closest_earlier_papers = Paper.objects.for_lists().closest_earlier_of(paper)
+    # The analysis writes its columns without touching updated_at: its time is a change of its own.
+    changes = [paper.updated_at, paper.analysed or paper.updated_at]
+    changes += [a.researcher.updated_at for a in paper.authorships.all() if a.researcher]
+    body = PaperDetailOut.from_orm(paper)
+    return detail_response(request, body, last_modified=max(changes))

@@ -62,14 +62,24 @@ class Paper(models.Model):
     )
     slug = models.SlugField(max_length=100, blank=True)
 
-    # Filled by a later analysis pass; null until a paper has been analysed.
-    analysed = models.DateTimeField(null=True, blank=True)
-    summary = models.TextField(null=True, blank=True)
+    # Filled by the analysis app's pipeline (analysis/services.py); null until a paper has been analysed.
+    analysed = models.DateTimeField(null=True, blank=True, help_text="When the analysis last ran.")
+    summary = models.TextField(null=True, blank=True, help_text="The abstract's most central sentence.")
     topics = ArrayField(models.CharField(max_length=100), null=True, blank=True)
     research_field = models.CharField(max_length=100, null=True, blank=True)
     paper_type = models.CharField(max_length=50, null=True, blank=True)
-    novelty = models.TextField(null=True, blank=True)
-    significance_score = models.FloatField(null=True, blank=True)
+    novelty = models.FloatField(
+        null=True, blank=True, help_text="Percentile of novelty_distance within field and year, 0–100."
+    )
+    novelty_distance = models.FloatField(
+        null=True, blank=True, help_text="1 − cosine similarity to the closest earlier paper."
+    )
+    closest_earlier = ArrayField(
+        models.IntegerField(), null=True, blank=True, help_text="Ids of the 3 closest earlier papers."
+    )
+    significance_score = models.FloatField(
+        null=True, blank=True, help_text="Percentile of citations a year within field and year, 0–100."
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db import models
+from django.conf import settings
+from django.db import connection, models
 from django.db.models import (
     Case,
     CharField,
@@ -23,7 +24,7 @@ from pgvector.django import CosineDistance
 from core.expressions import in_array
 from institutions.models import Affiliation
 from papers.identifiers import ArxivId, parse_arxiv_id
-from papers.search.querysets import PaperSearchQuerySet
+from papers.search.querysets import PaperSearchQuerySet, iterative_index_scan
 
 if TYPE_CHECKING:
     from institutions.models import Institution
@@ -95,6 +96,44 @@ class PaperQuerySet(PaperSearchQuerySet):
             .order_by("distance")
         )
 
+    def closest_earlier(self, paper_ids: list[int], *, count: int) -> dict[int, list[tuple[int, float]]]:
+        """For each of these papers with a vector, the `count` nearest papers posted before it (an earlier
+        date, or the same date and a smaller arXiv id), nearest first: {id: [(earlier id, cosine
+        distance), …]}. One statement: a LATERAL walk of the HNSW index per paper, continued past the
+        candidates the date filter rejects (iterative scan); each walk asks for three times as many as
+        kept, because a relaxed-order scan returns its rows only roughly by distance."""
+        if not paper_ids:
+            return {}
+        sql = """
+            SELECT paper.id, earlier.id, earlier.distance
+            FROM papers_paper paper
+            CROSS JOIN LATERAL (
+                SELECT other.id, other.embedding <=> paper.embedding AS distance
+                FROM papers_paper other
+                WHERE other.embedding IS NOT NULL
+                  AND (other.published, other.arxiv_id) < (paper.published, paper.arxiv_id)
+                ORDER BY other.embedding <=> paper.embedding
+                LIMIT %s
+            ) earlier
+            WHERE paper.id = ANY(%s) AND paper.embedding IS NOT NULL
+            ORDER BY paper.id, earlier.distance, earlier.id
+        """
+        found: dict[int, list[tuple[int, float]]] = {}
+        with iterative_index_scan(ef_search=settings.SEARCH_HNSW_EF_SEARCH), connection.cursor() as cursor:
+            cursor.execute(sql, [count * 3, list(paper_ids)])
+            for paper_id, earlier_id, distance in cursor.fetchall():
+                nearest = found.setdefault(paper_id, [])
+                if len(nearest) < count:
+                    nearest.append((earlier_id, float(distance)))
+        return found
+
+    def closest_earlier_of(self, paper: Paper) -> list[Paper]:
+        """The earlier papers the analysis found closest to `paper` (its `closest_earlier`), closest
+        first; none before it has been analysed."""
+        order = paper.closest_earlier or []
+        found = {earlier.pk: earlier for earlier in self.filter(pk__in=order)}
+        return [found[pk] for pk in order if pk in found]
+
     def citation_totals(self) -> dict[str, int | None]:
         """`total`: the cited-by counts of these papers added up (None when none has one);
         `papers_counted`: how many of them have a count."""
@@ -122,6 +161,9 @@ class PaperQuerySet(PaperSearchQuerySet):
 
     def without_embedding(self) -> PaperQuerySet:
         return self.filter(embedding__isnull=True)
+
+    def not_analysed(self) -> PaperQuerySet:
+        return self.filter(analysed__isnull=True)
 
     def with_authors(self) -> PaperQuerySet:
         """Authorships in order with their researchers, for lists that link matched authors. Only what

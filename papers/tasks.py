@@ -6,11 +6,15 @@ from core.queues import queue_length
 from papers.embedding import load_model
 from papers.models import Paper
 from papers.services import papers_embed
+from papers.signals import papers_embedded
 
 
 @shared_task(acks_late=True)
 def embed_papers(paper_ids: list[int]) -> int:
-    return papers_embed(paper_ids=paper_ids)
+    embedded = papers_embed(paper_ids=paper_ids)
+    if embedded:
+        papers_embedded.send(sender=Paper, paper_ids=paper_ids)
+    return embedded
 
 
 @shared_task(acks_late=True)

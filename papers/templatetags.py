@@ -6,11 +6,13 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from django import template
-from django.contrib.humanize.templatetags.humanize import intcomma
+from django.contrib.humanize.templatetags.humanize import intcomma, ordinal
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from papers import categories
 from papers.models import Paper
+from papers.paper_types import PAPER_TYPE_LABELS
 from researchers.models import Researcher
 
 if TYPE_CHECKING:
@@ -21,6 +23,31 @@ register = template.Library()
 # A list item names every author of a paper with up to this many, else the first LIST_AUTHORS_SHOWN.
 LIST_AUTHORS_ALL_UP_TO = 12
 LIST_AUTHORS_SHOWN = 10
+
+
+@register.filter
+def category_label(code: str) -> str:
+    """The readable label, "Machine Learning (cs.LG)": a category badge's title, a filter's label."""
+    return categories.category_label(code)
+
+
+@register.filter
+def category_name(code: str) -> str:
+    """The readable name, "Machine Learning", or empty for a code arXiv never had."""
+    info = categories.category_info(code)
+    return info.name if info else ""
+
+
+@register.filter
+def paper_type_label(paper_type: str | None) -> str:
+    """The type as pages name it: "survey/review" for "survey"; empty for none."""
+    return PAPER_TYPE_LABELS.get(paper_type or "", paper_type or "")
+
+
+@register.filter
+def percentile(value: float | None) -> str:
+    """A percentile as words: "82nd percentile"; empty for none."""
+    return "" if value is None else f"{ordinal(round(value))} percentile"
 
 
 class Author(Protocol):

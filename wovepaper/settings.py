@@ -134,6 +134,7 @@ INSTALLED_APPS = [
     "core",  # no models: its management commands (backup, restore)
     "csp",
     "chat",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -334,6 +335,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "papers.tasks.*": {"queue": "embed"},
     "chat.tasks.*": {"queue": "embed"},
+    "analysis.tasks.*": {"queue": "embed"},  # the analysis embeds abstracts' sentences
     "harvest.tasks.*": {"queue": "harvest"},
 }
 # A stalled broker must not hold a web request (which publishes e-mails) or a worker for ever.

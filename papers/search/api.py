@@ -24,6 +24,7 @@ from papers.api import AuthorOut, PaperBriefOut
 from papers.categories import ARXIV_CATEGORY, CATEGORY_MAX_LENGTH
 from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR
 from papers.models import Paper
+from papers.paper_types import PAPER_TYPE_LABELS
 from papers.search import engine
 from papers.search.params import MAX_CATEGORIES, SEARCH_RATE_GROUP, InvalidSearch, read_params
 from researchers.api import ResearcherOut
@@ -45,7 +46,8 @@ class SearchFilters(Schema):
         pattern=WITHOUT_NUL,
         description=(
             'Words, "exact phrases", -excluded words, OR, and the fields author:"Name", cat:cs.DC, '
-            "year:2020..2022, title:… and abs:…, as in the site's search box. Empty: the latest papers."
+            "type:survey, year:2020..2022, title:… and abs:…, as in the site's search box. Empty: the "
+            "latest papers."
         ),
     )
     mode: Literal["hybrid", "keyword", "semantic"] = Field(
@@ -56,6 +58,11 @@ class SearchFilters(Schema):
         default_factory=list,
         max_length=MAX_CATEGORIES,
         description="arXiv categories, e.g. cs.LG (primary or cross-listed); repeat for several.",
+    )
+    type: list[Literal[*PAPER_TYPE_LABELS]] = Field(  # type: ignore[valid-type]
+        default_factory=list,
+        description="Paper types found by the analysis (" + ", ".join(PAPER_TYPE_LABELS) + "); repeat for "
+        "several. As type:survey in the query.",
     )
     year_from: int | None = Field(
         None, alias="from", ge=FIRST_ARXIV_YEAR, le=LAST_YEAR, description="First posted in or after."

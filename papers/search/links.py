@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 from django.http import QueryDict
 
+from papers.paper_types import PAPER_TYPE_LABELS
 from papers.search.engine import SearchResults
 from papers.search.params import SearchParams
 from papers.search.query import Mode, Sort
 
 MODE_LABELS = {Mode.HYBRID: "Words and meaning", Mode.KEYWORD: "Exact words", Mode.SEMANTIC: "Meaning"}
 SORT_LABELS = {Sort.RELEVANCE: "Relevance", Sort.NEWEST: "Newest", Sort.CITED: "Most cited"}
-SEARCH_PARAMETERS = ("q", "mode", "sort", "cat", "from", "to", "cited", "page")
+SEARCH_PARAMETERS = ("q", "mode", "sort", "cat", "type", "from", "to", "cited", "page")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,11 @@ class SearchLinks:
             active.append(Link(f"until {filters.year_to}", changed(data, {"to": None})))
         if filters.cited_only:
             active.append(Link("with citations", changed(data, {"cited": None})))
+        active += [
+            Link(f"type {PAPER_TYPE_LABELS[value]}", changed(data, {"type": _without(data, "type", value)}))
+            for value in filters.paper_types
+            if value in data.getlist("type")  # a type: in the query is removed from the query
+        ]
         page = results.page if results else 1
         return cls(
             modes=[

@@ -1,6 +1,7 @@
 """The parameters of a search, read strictly and in one place for /search, /api/search and saved searches:
-`q`, `mode`, `sort`, `cat` (repeatable), `from`, `to`, `cited` and `page`. A value that is not one of ours
-is an error with a message (a 400), never a guess. The query text itself is never an error (see query.py).
+`q`, `mode`, `sort`, `cat` (repeatable), `type` (repeatable), `from`, `to`, `cited` and `page`. A value
+that is not one of ours is an error with a message (a 400), never a guess. The query text itself is never
+an error (see query.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from django.http import QueryDict
 
 from papers.categories import is_arxiv_category
 from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR, ArxivId, parse_arxiv_id
+from papers.paper_types import PAPER_TYPE_LABELS, paper_type_named
 from papers.search.query import Filters, Mode, ParsedQuery, Sort, parse
 
 MAX_CATEGORIES = 20
@@ -73,6 +75,16 @@ def _categories(data: QueryDict) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
+def _paper_types(data: QueryDict) -> tuple[str, ...]:
+    types = []
+    for value in (value.strip() for value in data.getlist("type") if value.strip()):
+        paper_type = paper_type_named(value)
+        if paper_type is None:
+            raise InvalidSearch(f"type must be one of {', '.join(PAPER_TYPE_LABELS)}; got {value[:40]!r}")
+        types.append(paper_type)
+    return tuple(dict.fromkeys(types))
+
+
 def _page(data: QueryDict) -> int:
     """A page "number" that is not one gives the first page (as everywhere on the site)."""
     value = data.get("page", "").strip()
@@ -97,6 +109,7 @@ def read_params(data: QueryDict) -> SearchParams:
             year_from=year_from,
             year_to=year_to,
             cited_only=cited in TRUE_VALUES,
+            paper_types=_paper_types(data),
         ),
         page=_page(data),
     )

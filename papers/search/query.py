@@ -1,8 +1,10 @@
 """The search box's query language, read into a ParsedQuery, and the sentence that says how it was read.
 
 Plain words by default; also `"exact phrase"`, `-excluded`, `a OR b`, and the fields `author:"Dan Zhao"`
-(`au:`), `title:` (`ti:`), `abs:` (`abstract:`), `cat:` (`category:`) and `year:2020..2022` (also `2020`,
-`2020..`, `..2022`). A field whose value does not parse is searched as plain words and a note says so;
+(`au:`), `title:` (`ti:`), `abs:` (`abstract:`), `cat:` (`category:`), `type:survey` (the analysis's paper
+types) and `year:2020..2022` (also `2020`, `2020..`, `..2022`). A field whose value does not parse is
+searched as plain words and a note says so (a `type:` that is no type finds nothing, and the note lists
+the types);
 anything else that is not syntax (parentheses, operators, SQL, emoji, other scripts) is simply text, so
 every input gives a query. Control and invisible characters are dropped and the query is cut at
 SEARCH_MAX_QUERY_LENGTH characters.
@@ -19,6 +21,7 @@ from functools import cached_property
 from django.conf import settings
 
 from papers.categories import is_arxiv_category
+from papers.paper_types import PAPER_TYPE_LABELS, paper_type_named
 
 # ASCII digits only (\d also matches ٣ and 𝟘), and the year 0 has no calendar date.
 YEAR_PATTERN = re.compile(r"^(?P<start>[0-9]{4})?(?P<range>\.\.|-|–)?(?P<end>[0-9]{4})?$")
@@ -30,9 +33,10 @@ _FIELD_ALIASES = {
     "abs": "abs", "abstract": "abs",
     "cat": "cat", "category": "cat",
     "year": "year",
+    "type": "type",
 }  # fmt: skip
 OR_OPERATOR = "OR"  # in capitals, between two terms; a lower-case "or" is a word
-FILTER = object()  # what reading a cat: or year: field gives: no term, a filter
+FILTER = object()  # what reading a cat:, type: or year: field gives: no term, a filter
 _FIELD_TOKEN = re.compile(r"(?P<name>[A-Za-z]+):(?P<rest>.*)$", re.DOTALL)
 
 
@@ -92,6 +96,10 @@ class Filters:
     year_from: int | None = None
     year_to: int | None = None
     cited_only: bool = False
+    # Stored paper types (PAPER_TYPE_LABELS); a type: the query names but no paper has stays as typed,
+    # so the search finds nothing rather than ignoring it.
+    paper_types: tuple[str, ...] = ()
+    excluded_paper_types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -225,6 +233,8 @@ class _Reader:
     excluded: list[Term] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
     excluded_categories: list[str] = field(default_factory=list)
+    paper_types: list[str] = field(default_factory=list)
+    excluded_paper_types: list[str] = field(default_factory=list)
     years: list[tuple[int | None, int | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     join_next: bool = False  # an OR was just read: the next term joins the last clause
@@ -272,6 +282,14 @@ class _Reader:
                 return FILTER
             self.notes.append(f"cat:{bare} is not an arXiv category (such as cs.LG); searched as words")
             return self._text_term(value)
+        if name == "type":
+            paper_type = paper_type_named(bare)
+            if paper_type is None:
+                known = ", ".join(PAPER_TYPE_LABELS)
+                self.notes.append(f"type:{bare[:40]} is not a paper type; the types are {known}")
+                paper_type = bare[:40]
+            (self.excluded_paper_types if negated else self.paper_types).append(paper_type)
+            return FILTER
         if name == "year":
             years = _year_range(bare)
             if years is not None:
@@ -318,6 +336,10 @@ def parse(
         year_from=year_from,
         year_to=year_to,
         cited_only=filters.cited_only,
+        paper_types=tuple(dict.fromkeys([*filters.paper_types, *reader.paper_types])),
+        excluded_paper_types=tuple(
+            dict.fromkeys([*filters.excluded_paper_types, *reader.excluded_paper_types])
+        ),
     )
     return ParsedQuery(
         text=cleaned,
@@ -332,7 +354,13 @@ def parse(
 
 
 def _has_field_filters(reader: _Reader) -> bool:
-    return bool(reader.categories or reader.excluded_categories or reader.years)
+    return bool(
+        reader.categories
+        or reader.excluded_categories
+        or reader.years
+        or reader.paper_types
+        or reader.excluded_paper_types
+    )
 
 
 def _join(items: list[str], word: str = "and") -> str:
@@ -364,6 +392,10 @@ def describe(query: ParsedQuery) -> str:
         parts.append(years)
     if filters.cited_only:
         parts.append("with citations")
+    if filters.paper_types:
+        parts.append("of type " + _join([_type_name(value) for value in filters.paper_types], "or"))
+    if filters.excluded_paper_types:
+        parts.append("not of type " + _join([_type_name(value) for value in filters.excluded_paper_types]))
     plain_words = [clause.alternatives[0].text for clause in query.clauses if _single_plain(clause)]
     if plain_words:
         parts.append(f"matching '{' '.join(plain_words)}'")
@@ -377,6 +409,10 @@ def describe(query: ParsedQuery) -> str:
     if query.excluded:
         parts.append("but not " + _join([_describe_term(term) for term in query.excluded], "or"))
     return " ".join(parts)
+
+
+def _type_name(value: str) -> str:
+    return PAPER_TYPE_LABELS.get(value, value)
 
 
 def _single_plain(clause: Clause) -> bool:

@@ -53,7 +53,8 @@ def highlight_query(terms: Iterable[Term]) -> SearchQuery | None:
 
 class PaperSearchQuerySet(models.QuerySet):
     def filtered_by(self, filters: Filters) -> Self:
-        """Papers in any of the categories, none of the excluded ones, within the years, cited if asked."""
+        """Papers in any of the categories, none of the excluded ones, within the years, cited if asked,
+        of any of the types and none of the excluded ones."""
         papers = self
         if filters.categories:
             papers = papers.filter(categories__overlap=list(filters.categories))
@@ -65,6 +66,11 @@ class PaperSearchQuerySet(models.QuerySet):
             papers = papers.filter(published__lte=datetime.date(filters.year_to, 12, 31))
         if filters.cited_only:
             papers = papers.filter(cited_by_count__gt=0)
+        if filters.paper_types:
+            papers = papers.filter(paper_type__in=list(filters.paper_types))
+        if filters.excluded_paper_types:
+            # A paper not analysed yet has no type, and no type is not one of those left out.
+            papers = papers.exclude(paper_type__in=list(filters.excluded_paper_types))
         return papers
 
     def matching_words(self, query: SearchQuery | None) -> Self:

@@ -9,6 +9,7 @@ from django.views.decorators.vary import vary_on_headers
 from core.negotiation import markdown_alternative
 from core.ratelimits import too_many_requests, wait_seconds
 from papers.models import Paper
+from papers.paper_types import PAPER_TYPE_LABELS
 from papers.search import engine
 from papers.search.links import SearchLinks, changed
 from papers.search.params import SEARCH_RATE_GROUP, InvalidSearch, SearchParams, read_params
@@ -58,6 +59,9 @@ def _context(request: HttpRequest, params: SearchParams, results: engine.SearchR
         "results": results,
         "links": SearchLinks.build(request.GET, params, results),
         "category_choices": [(category, category in chosen) for category in categories],
+        "type_choices": [
+            (value, label, value in params.filters.paper_types) for value, label in PAPER_TYPE_LABELS.items()
+        ],
         "max_query_length": settings.SEARCH_MAX_QUERY_LENGTH,
         "max_terms": MAX_TERMS,
         "region": RESULTS_REGION,

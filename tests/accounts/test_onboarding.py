@@ -4,6 +4,7 @@ import pytest
 
 from accounts.models import AccountSettings, Follow
 from accounts.views.account import field_choices
+from papers.templatetags import category_name
 from tests.factories import make_account, make_follow, make_paper, make_researcher
 from tests.html import text_of, texts, tree
 
@@ -27,7 +28,9 @@ def test_it_offers_the_largest_fields_with_their_paper_counts(client, field):
     boxes = tree(response).xpath("//fieldset[@class='field-choices']//label")
     assert len(boxes) == len(field_choices()) <= 40
     first_category, first_count = field_choices()[0]
-    assert text_of(boxes[0]).startswith(f"{first_category} {first_count:,} paper")
+    assert text_of(boxes[0]).startswith(
+        f"{first_category} {category_name(first_category)} {first_count:,} paper"
+    )
     assert boxes[0].xpath(".//input/@name") == ["categories"]
 
 

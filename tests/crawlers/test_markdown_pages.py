@@ -78,7 +78,7 @@ def test_a_papers_markdown_has_its_title_links_key_facts_abstract_and_graph(pape
         "- 12 citations in all, as the sources count them",
         f"- arXiv id: {paper.arxiv_id} (latest version v2)",
         "- Latest version posted 1 June 2025",
-        "- Primary category: cs.DL",
+        "- Primary category: Digital Libraries (cs.DL)",
         "- Categories: cs.DL, cs.IR",
         "- DOI: [10.48550/arXiv.9912.00001](https://doi.org/10.48550/arXiv.9912.00001)",
         "- Licence: <http://creativecommons.org/licenses/by/4.0/>",
@@ -187,7 +187,7 @@ def test_a_researchers_markdown_has_metrics_fields_institutions_and_papers(peopl
         "- 30 works total",
         "- ORCID: [0000-0002-1825-0097](https://orcid.org/0000-0002-1825-0097)",
         "- OpenAlex: <https://openalex.org/A123>",
-        "## Fields\n\n- cs.PL: 25 papers\n- cs.DL: 1 paper\n",
+        "## Fields\n\n- Programming Languages (cs.PL): 25 papers\n- Digital Libraries (cs.DL): 1 paper\n",
         "## Last known institutions\n\n"
         f"- [University of Woven Studies]({SITE}{institution.get_absolute_url()})\n",
         "## Papers (26; page 1 of 2)",
@@ -216,7 +216,7 @@ def test_an_institutions_markdown_has_its_facts_fields_researchers_and_papers(pe
         "- Type: education",
         "- 2 researchers here",
         "- 26 papers here",
-        "## Fields\n\n- cs.PL: 25 papers\n- cs.DL: 1 paper\n",
+        "## Fields\n\n- Programming Languages (cs.PL): 25 papers\n- Digital Libraries (cs.DL): 1 paper\n",
         f"## Researchers (2)\n\n- [Grace Hopper]({SITE}{hopper.get_absolute_url()})\n"
         f"- [Ada Lovelace]({SITE}{lovelace.get_absolute_url()})\n",  # most cited first
         "## Papers (26; page 1 of 2)",

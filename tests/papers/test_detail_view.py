@@ -8,8 +8,10 @@ import pytest
 import redis
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
 from harvest.on_demand import paper_fetch_budget_key
+from papers.models import Paper
 from tests.factories import make_citation, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
 
@@ -233,9 +235,12 @@ def test_it_runs_the_same_few_queries_however_many_links(client, django_assert_m
         for _ in range(links):
             make_citation(citing=paper, cited=make_paper(embedding=unit(100 + links)))
             make_citation(citing=make_paper(), cited=paper)
+        earlier = [make_paper(published=datetime.date(2020, 1, 1)).pk for _ in range(3)]
+        Paper.objects.filter(pk=paper.pk).update(closest_earlier=earlier, analysed=timezone.now())
         # 1 the paper, 2 its authorships with researchers, 3 what it builds on with their total,
-        # 4 what builds on it with their total, 5 similar papers by embedding distance
-        with django_assert_max_num_queries(5):
+        # 4 what builds on it with their total, 5 similar papers by embedding distance, 6 its closest
+        # earlier papers (the Analysis box)
+        with django_assert_max_num_queries(6):
             response = client.get(paper.get_absolute_url())
         assert response.status_code == 200
 

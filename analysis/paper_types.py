@@ -1,0 +1,186 @@
+"""What kind of paper a paper is (method, survey, benchmark…), from its title, abstract and comments:
+clear phrases first, then a small classifier on the paper's embedding for the papers no phrase decides.
+
+The phrases are also the classifier's teachers: it is trained on the labels they give the corpus
+(`manage.py train_paper_types`), never on the hand-labelled evaluation sample
+(`analysis/evaluation/paper_types.json`, `manage.py evaluate_paper_types`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+DEFAULT_TYPE = "method"  # what most papers are, when neither a phrase nor the classifier decides
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Rule:
+    paper_type: str
+    where: str  # "title" or "text" (title, abstract and comments)
+    pattern: re.Pattern[str]
+
+
+def _rule(paper_type: str, where: str, pattern: str) -> Rule:
+    return Rule(paper_type, where, re.compile(pattern, _I))
+
+
+# In order: the first that matches decides. Title rules come first: a title says what a paper is more
+# plainly than any sentence of its abstract.
+RULES: tuple[Rule, ...] = (
+    _rule("other", "title", r"^(erratum|corrigendum|comment on|reply to|response to)\b"),
+    _rule("other", "text", r"\bthis (paper|article|submission) has been withdrawn\b"),
+    _rule(
+        "survey",
+        "title",
+        r"\b(a |an )?(comprehensive |systematic |scoping |brief |short |critical )?"
+        r"(survey|review|overview|tutorial|primer)\b(?! (of|on) (the )?(performance|effect))"
+        r"|\blecture notes\b|\bstate of the art in\b",
+    ),
+    _rule(
+        "position",
+        "title",
+        r"\bposition( paper)?:|\b(a vision (for|of)|manifesto|call to action|roadmap (for|to|towards))\b",
+    ),
+    _rule("benchmark", "title", r"\b(bench(mark)?|dataset|data set|corpus|leaderboard|test suite)\b(?!ing)"),
+    _rule(
+        "system",
+        "title",
+        r"\b(library|toolkit|toolbox|open[- ]source (tool|software|platform)|python package)\b",
+    ),
+    _rule(
+        "position",
+        "text",
+        r"\b(this|our) (position|perspective|vision) paper\b|\bin this (position paper|perspective|essay)\b",
+    ),
+    _rule("position", "text", r"\bwe argue that\b.{0,200}\b(should|must|need)\b"),
+    _rule(
+        "survey",
+        "text",
+        r"\b(this|our|the present) (paper|article|work|chapter)? ?(presents|provides|offers|is) "
+        r"(a |an )?(comprehensive |systematic |brief |extensive |thorough |critical )?"
+        r"(survey|review|overview|tutorial)\b"
+        r"|\bwe (survey|review)\b|\bin this (survey|review)\b|\bsystematic (literature )?review\b",
+    ),
+    _rule(
+        "benchmark",
+        "text",
+        r"\bwe (introduce|present|release|propose)\b,? (a |an |the )?[\w\- ]{0,40}"
+        r"\b(benchmark|dataset|data set|corpus|test suite)\b,? (called|named|for|that|which|to|comprising|"
+        r"consisting|containing|of \d|with \d)|\bwe (publicly )?release (a|an|the|our) [\w\- ]{0,30}"
+        r"(benchmark|dataset|data set|corpus)\b",
+    ),
+    _rule(
+        "system",
+        "text",
+        r"\bwe (present|introduce|describe|release|develop)\b.{0,60}\b(an? )?(open[- ]source )?"
+        r"(library|toolkit|toolbox|software (package|tool|system)|python package|"
+        r"web (service|application|platform))\b",
+    ),
+    _rule(
+        "theory",
+        "text",
+        r"\bwe (prove|derive|establish|show that (the|every|any|there))\b"
+        r"|\b(theorem|lemma|conjecture|corollary)\b|\b(upper|lower|tight) bounds?\b|\bnp-(hard|complete)\b",
+    ),
+    _rule(
+        "empirical",
+        "text",
+        r"\bwe (conduct|perform|carry out|present) (a |an )?(large[- ]scale |systematic |comprehensive |"
+        r"empirical |extensive |comparative |user |case |qualitative |quantitative )+"
+        r"(study|analysis|evaluation|comparison|investigation|survey of)\b"
+        r"|\b(an|this) empirical study\b|\binterview(s|ed)? with\b",
+    ),
+    _rule(
+        "method",
+        "text",
+        r"\bwe (propose|introduce|present|develop|design)\b.{0,60}\b(method|model|framework|approach|"
+        r"algorithm|architecture|technique|strategy|network|pipeline|scheme|mechanism)\b"
+        r"|\b(outperforms|state-of-the-art performance|surpass(es)? (existing|prior|previous))\b",
+    ),
+)
+
+
+def rule_type(title: str, abstract: str, comments: str) -> str | None:
+    """The type the first matching phrase gives, or None when no phrase is clear."""
+    title = " ".join((title or "").split())
+    text = " ".join(f"{title}. {abstract or ''} {comments or ''}".split())
+    for rule in RULES:
+        if rule.pattern.search(title if rule.where == "title" else text):
+            return rule.paper_type
+    return None
+
+
+MODEL_FILE = Path(__file__).parent / "paper_type_model.json"
+
+
+class TypedPaper(Protocol):
+    pk: int
+    title: str
+    abstract: str
+    comments: str
+    embedding: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class TypeModel:
+    """A multinomial logistic regression on the papers' unit embeddings, as trained by
+    `manage.py train_paper_types` (analysis/training.py) and stored in MODEL_FILE."""
+
+    classes: tuple[str, ...]
+    coefficients: np.ndarray  # classes × dimensions
+    intercepts: np.ndarray
+
+    def predict(self, vectors: np.ndarray) -> list[str]:
+        scores = vectors @ self.coefficients.T + self.intercepts
+        return [self.classes[index] for index in scores.argmax(axis=1)]
+
+    def to_json(self, **about: object) -> str:
+        return json.dumps(
+            {
+                "about": about,
+                "classes": list(self.classes),
+                "coefficients": np.round(self.coefficients, 6).tolist(),
+                "intercepts": np.round(self.intercepts, 6).tolist(),
+            },
+            indent=1,
+        )
+
+
+@cache
+def type_model() -> TypeModel | None:
+    """The committed classifier; None before one is trained (then the default type stands in)."""
+    if not MODEL_FILE.exists():
+        return None
+    data = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    return TypeModel(
+        classes=tuple(data["classes"]),
+        coefficients=np.asarray(data["coefficients"], dtype=np.float32),
+        intercepts=np.asarray(data["intercepts"], dtype=np.float32),
+    )
+
+
+def paper_types_of(papers: Iterable[TypedPaper], *, model: TypeModel | None = None) -> dict[int, str]:
+    """Each paper's type by id: the first clear phrase's; else the classifier's on its embedding; else,
+    for a paper without one yet, the default."""
+    model = model or type_model()
+    types: dict[int, str] = {}
+    undecided: list[TypedPaper] = []
+    for paper in papers:
+        decided = rule_type(paper.title, paper.abstract, paper.comments)
+        if decided is None and model is not None and paper.embedding is not None:
+            undecided.append(paper)
+        types[paper.pk] = decided or DEFAULT_TYPE
+    if undecided and model is not None:
+        vectors = np.asarray([paper.embedding for paper in undecided], dtype=np.float32)
+        for paper, predicted in zip(undecided, model.predict(vectors), strict=True):
+            types[paper.pk] = predicted
+    return types

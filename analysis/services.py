@@ -1,0 +1,114 @@
+"""The analysis pipeline: fills a paper's research field, type, one-sentence summary, novelty (with its
+closest earlier papers) and significance, one transaction per batch, and is safe to run again (the same
+papers give the same values; only `analysed` moves on).
+
+Novelty and significance are percentiles within the paper's field (primary category) and year, so a
+batch also re-ranks the other papers of the fields and years it touches, in the same transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from analysis.paper_types import paper_types_of
+from analysis.summaries import central_sentences
+from papers.categories import research_field
+from papers.models import Paper
+
+CLOSEST_EARLIER_COUNT = 3
+ANALYSIS_COLUMNS = [
+    "research_field",
+    "paper_type",
+    "summary",
+    "novelty_distance",
+    "closest_earlier",
+    "analysed",
+]
+
+
+@dataclass
+class AnalysisCounts:
+    analysed: int = 0
+    summarised: int = 0
+    with_earlier_work: int = 0
+
+    def add(self, other: AnalysisCounts) -> None:
+        self.analysed += other.analysed
+        self.summarised += other.summarised
+        self.with_earlier_work += other.with_earlier_work
+
+
+def papers_analyse(*, paper_ids: Iterable[int]) -> AnalysisCounts:
+    """Analyse these papers (gone ones are skipped) and re-rank their fields and years. A paper without
+    an abstract still gets its field and type; one without a vector yet gets no novelty (its embedding
+    is followed by another analysis)."""
+    ids = list(paper_ids)
+    papers = list(
+        Paper.objects.filter(pk__in=ids).only(
+            "id", "arxiv_id", "title", "abstract", "comments", "primary_category", "published", "embedding"
+        )
+    )
+    if not papers:
+        return AnalysisCounts()
+    # The model's work and the index walks come before the transaction, which then only writes.
+    summaries = central_sentences((paper.pk, paper.abstract) for paper in papers if paper.abstract)
+    types = paper_types_of(papers)
+    earlier = Paper.objects.closest_earlier([paper.pk for paper in papers], count=CLOSEST_EARLIER_COUNT)
+    now = timezone.now()
+    for paper in papers:
+        nearest = earlier.get(paper.pk, [])
+        paper.research_field = research_field(paper.primary_category) or None
+        paper.paper_type = types[paper.pk]
+        paper.summary = summaries.get(paper.pk)
+        paper.novelty_distance = nearest[0][1] if nearest else None
+        paper.closest_earlier = [earlier_id for earlier_id, _ in nearest] or None
+        paper.analysed = now
+    with transaction.atomic():
+        Paper.objects.bulk_update(papers, ANALYSIS_COLUMNS)
+        percentiles_refresh(paper_ids=[paper.pk for paper in papers])
+    return AnalysisCounts(
+        analysed=len(papers),
+        summarised=len(summaries),
+        with_earlier_work=sum(1 for paper in papers if paper.closest_earlier),
+    )
+
+
+# A percentile that means the same in a field of one paper as in one of thousands: the share of the
+# field-and-year's papers below this one, ties counted half (a lone paper, or one tied with all, is at
+# 50). PostgreSQL's percent_rank would put a lone paper at 0 and cume_dist at 100.
+_PERCENTILE = """
+    100.0 * (rank() OVER (PARTITION BY {group} ORDER BY {value}) - 1
+             + 0.5 * count(*) OVER (PARTITION BY {group}, {value}))
+    / count(*) OVER (PARTITION BY {group})
+"""
+_GROUP = "primary_category, date_part('year', published)"
+# Citations a year since posting; a paper younger than a month counts as a month old, so a day-old
+# paper with one citation is not the field's fastest.
+_VELOCITY = "cited_by_count / GREATEST((CURRENT_DATE - published) / 365.25, 1.0 / 12)"
+_REFRESH = """
+    WITH ranked AS (
+        SELECT id, {percentile} AS percentile
+        FROM papers_paper
+        WHERE {value} IS NOT NULL AND {partitions}
+    )
+    UPDATE papers_paper SET {column} = ranked.percentile
+    FROM ranked
+    WHERE papers_paper.id = ranked.id AND {column} IS DISTINCT FROM ranked.percentile
+"""
+_TOUCHED = f"({_GROUP}) IN (SELECT {_GROUP} FROM papers_paper WHERE id = ANY(%s))"  # noqa: S608 - constants
+
+
+def percentiles_refresh(*, paper_ids: list[int] | None = None) -> None:
+    """Rank novelty and significance again within each field and year: those of these papers, or all.
+    In SQL with window functions, writing only the rows whose percentile changed."""
+    partitions, params = (_TOUCHED, [paper_ids]) if paper_ids is not None else ("TRUE", [])
+    with connection.cursor() as cursor:
+        for column, value in (("novelty", "novelty_distance"), ("significance_score", _VELOCITY)):
+            percentile = _PERCENTILE.format(group=_GROUP, value=value)
+            cursor.execute(
+                _REFRESH.format(percentile=percentile, value=value, partitions=partitions, column=column),
+                params,
+            )

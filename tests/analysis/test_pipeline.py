@@ -1,0 +1,130 @@
+"""The analysis pipeline on small made-up papers: each field with a known answer, the percentiles, the
+batch's idempotence and the command."""
+
+import datetime
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+
+from analysis.services import papers_analyse, percentiles_refresh
+from papers.models import Paper
+from tests.factories import make_paper
+
+pytestmark = pytest.mark.django_db
+
+ABSTRACT = (
+    "Graph neural networks learn representations of nodes by passing messages along edges. "
+    "We train graph neural networks on citation graphs to predict the topics of papers. "
+    "The weather in Paris was mild and sunny all through the spring."
+)
+
+
+def unit(seed: int) -> np.ndarray:
+    vector = np.random.default_rng(seed).normal(size=384)
+    return vector / np.linalg.norm(vector)
+
+
+def near(vector: np.ndarray, seed: int, noise: float = 0.01) -> np.ndarray:
+    moved = vector + noise * unit(seed)
+    return moved / np.linalg.norm(moved)
+
+
+def analysed(paper: Paper) -> Paper:
+    papers_analyse(paper_ids=[paper.pk])
+    return Paper.objects.get(pk=paper.pk)
+
+
+def test_a_paper_without_abstract_or_vector_still_gets_its_field_and_type():
+    paper = analysed(
+        make_paper(title="A survey of graph neural networks", abstract="", primary_category="cs.LG")
+    )
+    assert paper.research_field == "Machine Learning (cs.LG), Computer Science"
+    assert paper.paper_type == "survey"
+    assert paper.analysed is not None
+    assert paper.summary is None and paper.novelty is None and paper.closest_earlier is None
+
+
+def test_the_summary_is_the_abstracts_most_central_sentence():
+    paper = analysed(make_paper(abstract=ABSTRACT))
+    on_topic, off_topic = ABSTRACT.split(". ")[:2], ABSTRACT.split(". ")[2]
+    assert paper.summary.rstrip(".") in on_topic
+    assert paper.summary != off_topic
+
+
+def test_novelty_is_the_distance_to_the_closest_earlier_paper_ranked_in_field_and_year():
+    base = unit(1)
+    original = make_paper(published=datetime.date(2025, 1, 10), embedding=base)
+    duplicate = make_paper(published=datetime.date(2025, 3, 1), embedding=near(base, 2))
+    fresh = make_paper(published=datetime.date(2025, 3, 2), embedding=unit(3))
+    papers_analyse(paper_ids=[original.pk, duplicate.pk, fresh.pk])
+    original, duplicate, fresh = (Paper.objects.get(pk=p.pk) for p in (original, duplicate, fresh))
+
+    assert original.closest_earlier is None and original.novelty is None  # nothing came before it
+    assert duplicate.closest_earlier == [original.pk]
+    assert duplicate.novelty_distance < 0.01
+    assert fresh.novelty_distance > 0.8
+    assert set(fresh.closest_earlier) == {original.pk, duplicate.pk}
+    # Two papers ranked in cs.DL 2025: below half for the near-duplicate, above for the new one.
+    assert (duplicate.novelty, fresh.novelty) == (25.0, 75.0)
+
+
+def test_a_paper_posted_the_same_day_with_a_smaller_id_counts_as_earlier():
+    day = datetime.date(2025, 2, 2)
+    first = make_paper(published=day, embedding=unit(4))
+    second = make_paper(published=day, embedding=near(unit(4), 5))
+    papers_analyse(paper_ids=[first.pk, second.pk])
+    assert Paper.objects.get(pk=first.pk).closest_earlier is None
+    assert Paper.objects.get(pk=second.pk).closest_earlier == [first.pk]
+
+
+def test_significance_is_the_citation_velocity_percentile_and_null_without_a_count():
+    year = datetime.date(2024, 6, 1)
+    unknown = make_paper(published=year, cited_by_count=None)
+    low, high = make_paper(published=year, cited_by_count=2), make_paper(published=year, cited_by_count=40)
+    tied = make_paper(published=year, cited_by_count=2)
+    elsewhere = make_paper(published=year, cited_by_count=0, primary_category="hep-th")
+    papers_analyse(paper_ids=[unknown.pk, low.pk, high.pk, tied.pk, elsewhere.pk])
+    scores = dict(Paper.objects.filter(pk__gte=unknown.pk).values_list("pk", "significance_score"))
+    assert scores[unknown.pk] is None
+    assert scores[low.pk] == scores[tied.pk] == pytest.approx(100 * (0 + 0.5 * 2) / 3)
+    assert scores[high.pk] == pytest.approx(100 * (2 + 0.5) / 3)
+    assert scores[elsewhere.pk] == 50.0  # alone in its field and year: neither above nor below
+
+
+def test_a_new_paper_reranks_its_field_and_year():
+    year = datetime.date(2024, 6, 1)
+    cited = make_paper(published=year, cited_by_count=10)
+    papers_analyse(paper_ids=[cited.pk])
+    assert Paper.objects.get(pk=cited.pk).significance_score == 50.0
+    papers_analyse(paper_ids=[make_paper(published=year, cited_by_count=1).pk])
+    assert Paper.objects.get(pk=cited.pk).significance_score == 75.0
+
+
+def test_analysing_again_changes_nothing_but_the_time():
+    papers = [
+        make_paper(
+            abstract=ABSTRACT, published=datetime.date(2025, 1, day), embedding=unit(day), cited_by_count=day
+        )
+        for day in (1, 2, 3)
+    ]
+    ids = [paper.pk for paper in papers]
+    columns = ("research_field", "paper_type", "summary", "novelty", "novelty_distance", "closest_earlier")
+    papers_analyse(paper_ids=ids)
+    first = list(Paper.objects.filter(pk__in=ids).order_by("pk").values_list(*columns, "significance_score"))
+    papers_analyse(paper_ids=ids)
+    percentiles_refresh()
+    again = list(Paper.objects.filter(pk__in=ids).order_by("pk").values_list(*columns, "significance_score"))
+    assert again == first
+
+
+def test_the_command_analyses_what_is_left_and_says_how_much(capsys):
+    done = make_paper(abstract="")
+    papers_analyse(paper_ids=[done.pk])
+    waiting = [make_paper(abstract="") for _ in range(3)]
+    call_command("analyse", "--limit", "2", verbosity=0)
+    output = capsys.readouterr().out
+    assert output.startswith("analysis: 2 of 2 papers analysed (0 summarised, 0 with earlier work")
+    assert Paper.objects.filter(pk__in=[p.pk for p in waiting], analysed__isnull=True).count() == 1
+    call_command("analyse", verbosity=0)
+    assert not Paper.objects.not_analysed().exists()
