@@ -6,8 +6,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from chat.sentences import split_sentences
-from papers.embedding import embed_texts
+from chat.sentences import sentence_vectors, split_sentences
 
 
 def central_sentences(abstracts: Iterable[tuple[int, str]]) -> dict[int, str]:
@@ -16,17 +15,13 @@ def central_sentences(abstracts: Iterable[tuple[int, str]]) -> dict[int, str]:
 
     The whole abstract is the mean of its sentences' unit vectors, not the paper's own embedding: that
     one reads only the first EMBEDDING_MAX_TOKENS word pieces of title and abstract, and would always
-    favour the opening sentences. All the batch's sentences go to the model at once."""
-    split = {paper_id: split_sentences(abstract) for paper_id, abstract in abstracts}
-    split = {paper_id: sentences for paper_id, sentences in split.items() if sentences}
-    texts = [sentence for sentences in split.values() for sentence in sentences]
-    if not texts:
-        return {}
-    vectors = np.asarray(embed_texts(texts), dtype=np.float32)
+    favour the opening sentences. The sentence vectors are chat's, stored per paper: those not stored yet
+    are encoded in one batch and stored, so chat finds them there."""
+    split = {paper_id: (abstract, split_sentences(abstract)) for paper_id, abstract in abstracts}
+    split = {paper_id: pair for paper_id, pair in split.items() if pair[1]}
+    vectors = sentence_vectors(split)
     central: dict[int, str] = {}
-    offset = 0
-    for paper_id, sentences in split.items():
-        matrix = vectors[offset : offset + len(sentences)]
-        offset += len(sentences)
+    for paper_id, (_, sentences) in split.items():
+        matrix = vectors[paper_id]
         central[paper_id] = sentences[int(np.argmax(matrix @ matrix.mean(axis=0)))]
     return central
