@@ -48,6 +48,8 @@ class PaperRecord:
     # The same authors with suffixes, affiliations and teams told apart, from sources that give more than
     # names; otherwise the writer reads `authors` with the same cleaning rule.
     author_details: tuple[ParsedAuthor, ...] = ()
+    names_repaired: int = 0  # author names read after cutting junk, splitting a glued run, joining halves
+    names_dropped: int = 0  # author entries that held no name (":", "et al.", 10,000 characters)
     categories: tuple[str, ...] = ()
     primary_category: str = ""
     version: int | None = None

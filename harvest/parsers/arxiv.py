@@ -112,6 +112,8 @@ def _record(
         primary_category=primary or (categories[0] if categories else ""),
         authors=tuple(author.display_name for author in authors.authors),
         author_details=authors.authors,
+        names_repaired=authors.repaired + authors.split + authors.joined,
+        names_dropped=authors.dropped,
         **fields,
     )
 

@@ -40,7 +40,8 @@ def authors_of(record: PaperRecord) -> tuple[ParsedAuthor, ...]:
 def _values_from(record: PaperRecord, authors: tuple[ParsedAuthor, ...]) -> dict:
     values = asdict(record)
     values.pop("arxiv_id")
-    values.pop("author_details")
+    for unstored in ("author_details", "names_repaired", "names_dropped"):
+        values.pop(unstored)
     values["authors"] = [author.display_name for author in authors]
     values["categories"] = list(record.categories)
     return values

@@ -78,6 +78,13 @@ def store_papers(
         if touched:
             researchers_group_by_names(paper_ids=touched)
         recorder.count(created=counts.created, updated=counts.updated, unchanged=counts.unchanged)
+        # Odd author strings never fail a page: the summary says how many names were mended or left out.
+        for what, count in (
+            ("author names repaired", sum(r.names_repaired for r in records)),
+            ("author entries dropped", sum(r.names_dropped for r in records)),
+        ):
+            if count:
+                recorder.summary.extra[what] += count
         recorder.save(checkpoint)
         if touched:
             # robust: a broker hiccup must not undo a stored page; the embedding sweep catches up.

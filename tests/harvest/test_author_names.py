@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from harvest.parsers.arxiv import paper_from_kaggle, paper_from_listing
 from harvest.parsers.authors import (
     MAX_AFFILIATION_CHARS,
     MAX_AUTHORS,
@@ -542,3 +543,24 @@ def test_it_bounds_an_author_list_past_its_limits():
 
     huge = authors_from_author_line("(" * 200_000 + "Ann Short" + ")" * 10 + ", " * 200_000 + "Bo Li")
     assert huge.names[-1] == "Bo Li"
+
+
+@FUZZ
+@given(hostile_json, hostile_text)
+def test_any_author_data_in_a_harvested_record_is_read_or_left_out(authors, line):
+    """Through the record parsers themselves: the record is made, with only names that could be read."""
+    listing = paper_from_listing(
+        {"id": "2101.00003", "title": "T", "published": "2021-01-04", "authors": authors}
+    )
+    kaggle = paper_from_kaggle(
+        {
+            "id": "2101.00004",
+            "title": "T",
+            "update_date": "2021-01-04",
+            "authors": line,
+            "authors_parsed": authors,
+        }
+    )
+    for record in (listing, kaggle):
+        _assert_bounded(AuthorList(authors=record.author_details))
+        assert record.authors == tuple(author.display_name for author in record.author_details)

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from harvest.models import HarvestRun
 from harvest.parsers.arxiv import paper_from_kaggle, paper_from_listing
 from harvest.parsers.authors import authors_from_kaggle_parsed
+from harvest.runs import RunRecorder
 from harvest.services.papers import papers_upsert
+from harvest.sweeps.common import store_papers
 from papers.models import Authorship, Paper
 from researchers.models import Researcher
 from researchers.services import researchers_group_by_names
@@ -118,3 +121,14 @@ def test_no_author_list_fails_a_harvest(authors):
         assert authorship.name[0].isalpha() and len(authorship.name) <= 300
         assert not set(authorship.name) & set("<>\x00\x1b\u202e")
     assert len(paper.authors) == paper.authorships.count()
+
+
+def test_a_harvest_summary_counts_the_names_it_repaired_and_dropped():
+    listing, _kaggle = _demo_records()  # 2506.02197's glued run, the teams' ":", ". Pazzaglia"
+    recorder = RunRecorder.start(HarvestRun.Source.ARXIV_API, {"test": "summary"})
+    store_papers(recorder, listing, {})
+    line = recorder.finish(HarvestRun.State.SUCCEEDED).line("harvest")
+    repaired = sum(record.names_repaired for record in listing)
+    dropped = sum(record.names_dropped for record in listing)
+    assert repaired >= 36 and dropped >= 2
+    assert f"{repaired} author names repaired, {dropped} author entries dropped" in line
