@@ -18,10 +18,14 @@ COPY requirements.lock ./
 RUN pip install --require-hashes --no-deps -r requirements.lock
 
 COPY . .
-RUN mkdir -p /app/staticfiles && chown wovepaper:wovepaper /app/staticfiles
+RUN mkdir -p /app/staticfiles /app/var && chown wovepaper:wovepaper /app/staticfiles /app/var
 USER wovepaper
 RUN SECRET_KEY=build-only-collectstatic-key-not-used-at-runtime-0123456789abcdef \
     python manage.py collectstatic --noinput --verbosity 0
+# The embedding model exported to ONNX once, here, into the image's var/onnx (EMBEDDING_ONNX_DIR), so no
+# container exports it at start (or, unable to write, falls back to torch).
+RUN SECRET_KEY=build-only-collectstatic-key-not-used-at-runtime-0123456789abcdef \
+    python -c "import django; django.setup(); from papers.embedding import get_model; get_model()"
 
 EXPOSE 8000
 CMD ["gunicorn", "-c", "gunicorn.conf.py", "wovepaper.wsgi"]

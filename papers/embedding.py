@@ -91,9 +91,10 @@ def get_model() -> Encoder:
 
 
 def load_model() -> None:
-    """Load the model and run it once, in a process about to serve: the first encode also pays one-time
-    costs (the tokenizer, torch's allocator), which a reader's first search would otherwise wait for."""
-    embed_texts(["loaded before the first request"])
+    """Load the model in a process about to serve. get_model runs it once (its dimension check), so the
+    first encode's one-time costs (the tokenizer, the runtime's allocations) are paid here too, not by a
+    reader's first search."""
+    get_model()
 
 
 def paper_text(title: str, abstract: str) -> str:

@@ -17,7 +17,7 @@ import pytest
 from devserver.localservices import free_port, port_is_open
 from tests.conftest import BASE_DIR, LIVE_SITE_ENV, _process_env, _stop
 
-MODEL_LOADED = "embedding model loaded in"
+MODEL_LOADED = "embedding model loaded ("
 
 
 def _lines_until(process: subprocess.Popen, wanted: str, deadline_seconds: float) -> list[str]:
