@@ -60,7 +60,9 @@ def test_a_near_duplicate_of_a_real_paper_has_low_novelty(demo_corpus):
     papers_analyse(paper_ids=papers.values_list("pk", flat=True))
     duplicate.refresh_from_db()
     assert duplicate.closest_earlier[0] == original.pk
-    assert duplicate.novelty_distance < 0.01
+    # Noise of 0.01 a dimension has a norm of about 0.2 in 384 dimensions: a cosine distance near 0.02, where
+    # different papers of one field are 0.3 and more apart.
+    assert duplicate.novelty_distance < 0.05
     assert duplicate.novelty < 10  # among the least novel of its field and year
     assert max(papers.exclude(novelty=None).values_list("novelty", flat=True)) > 90
 
