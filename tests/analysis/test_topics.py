@@ -8,6 +8,7 @@ from analysis import topics
 from analysis.models import Topic
 from analysis.topics import topics_compute
 from papers.models import Paper
+from papers.search.query import parse
 from tests.factories import make_paper
 from tests.html import text_of, tree
 
@@ -98,3 +99,16 @@ def test_the_paper_page_links_its_topics(client, three_groups):
     )
     topic = Topic.objects.get(pk=int(paper.topics[0]))
     assert links[0].get("href") == topic.get_absolute_url() and text_of(links[0]) == topic.label
+
+
+def test_search_finds_a_topics_papers_with_topic_colon(client, three_groups):
+    topics_compute()
+    topic = Topic.objects.current().first()
+    query = parse(f"topic:{topic.pk}-{topic.slug}")
+    assert query.filters.topics == (str(topic.pk),)
+    assert query.describe() == f"papers in topic #{topic.pk}"
+    page = tree(client.get("/search", {"q": f"topic:{topic.pk}", "mode": "keyword"}))
+    assert len(page.xpath("//li[contains(@class, 'search-hit')]")) == topic.size
+    assert parse("topic:graphs").notes == (
+        "topic:graphs is not a topic number (such as topic:12); searched as words",
+    )
