@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Sum
 from scipy.optimize import linear_sum_assignment
 from sklearn.feature_extraction.text import CountVectorizer
 
@@ -34,6 +36,15 @@ class TopicsResult:
     created: int
     merged: int
     papers: int
+
+
+def topics_need_recomputing() -> bool:
+    """Whether the embedded papers have grown by TOPICS_RECOMPUTE_GROWTH_PERCENT since the topics were
+    found (the topics' sizes add up to the papers they were found from), or were never found."""
+    embedded = Paper.objects.filter(embedding__isnull=False).count()
+    counted = Topic.objects.current().aggregate(papers=Sum("size"))["papers"] or 0
+    growth = 1 + settings.TOPICS_RECOMPUTE_GROWTH_PERCENT / 100
+    return embedded >= MIN_TOPICS and (counted == 0 or embedded >= counted * growth)
 
 
 def topic_count(papers: int) -> int:

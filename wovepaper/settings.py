@@ -339,7 +339,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BEAT_SCHEDULE = {
     # Papers without a vector (new harvests, the demo corpus) are embedded in the background.
     "embed-missing-papers": {"task": "papers.tasks.embed_missing_papers", "schedule": crontab(minute="*/5")},
+    # The topics are found again once the embedded corpus has grown by TOPICS_RECOMPUTE_GROWTH_PERCENT.
+    "recompute-topics": {"task": "analysis.tasks.recompute_topics_if_grown", "schedule": crontab(minute=40)},
 }
+TOPICS_RECOMPUTE_GROWTH_PERCENT = env_int("TOPICS_RECOMPUTE_GROWTH_PERCENT", 10, minimum=1)
 
 # Harvesting. Politeness is shared by every worker through Redis: the minimum gap between two requests to
 # one source, and for arXiv a single connection at a time. Tests shrink the gaps and the back-off.

@@ -6,7 +6,7 @@ import pytest
 
 from analysis import topics
 from analysis.models import Topic
-from analysis.topics import topics_compute
+from analysis.topics import topics_compute, topics_need_recomputing
 from papers.models import Paper
 from papers.search.query import parse
 from tests.factories import make_paper
@@ -111,4 +111,19 @@ def test_search_finds_a_topics_papers_with_topic_colon(client, three_groups):
     assert len(page.xpath("//li[contains(@class, 'search-hit')]")) == topic.size
     assert parse("topic:graphs").notes == (
         "topic:graphs is not a topic number (such as topic:12); searched as words",
+    )
+
+
+def test_the_topics_are_found_again_once_the_corpus_has_grown_enough(three_groups, settings):
+    settings.TOPICS_RECOMPUTE_GROWTH_PERCENT = 10
+    assert topics_need_recomputing()  # never found
+    topics_compute()
+    assert not topics_need_recomputing()
+    make_group(2, 2, start=30)  # 32 papers: under a tenth more
+    assert not topics_need_recomputing()
+    make_group(2, 1, start=40)  # 33
+    assert topics_need_recomputing()
+    assert (
+        settings.CELERY_BEAT_SCHEDULE["recompute-topics"]["task"]
+        == "analysis.tasks.recompute_topics_if_grown"
     )
