@@ -6,5 +6,5 @@ class AnalysisConfig(AppConfig):
     verbose_name = "Paper analysis"
 
     def ready(self) -> None:
-        # needs Django configured: the receivers' tasks import models, which load after this module.
+        # needs Django configured: the receivers import papers.signals, loaded after this module.
         from analysis import receivers  # noqa: F401

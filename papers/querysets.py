@@ -74,6 +74,10 @@ class PaperQuerySet(PaperSearchQuerySet):
 
         return self.filter(pk__in=Authorship.objects.by_members_of(institution).values("paper_id"))
 
+    def with_topic(self, topic_id: int) -> PaperQuerySet:
+        """Papers with this topic among their nearest (the analysis's `topics`, topic ids as text)."""
+        return self.filter(topics__contains=[str(topic_id)])
+
     def in_category(self, category: str) -> PaperQuerySet:
         return self.filter(categories__contains=[category])
 

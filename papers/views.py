@@ -2,6 +2,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
+from analysis.models import Topic  # the analysis box links the paper's topics
 from core.cards import card_response
 from core.negotiation import markdown_alternative
 from core.responses import canonical_redirect
@@ -43,6 +44,7 @@ def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -
         "citations_total": citations[0].total_count if citations else 0,
         "similar": list(Paper.objects.similar_to(paper).for_lists()[:SIMILAR_PAPERS_SHOWN]),
         "closest_earlier": Paper.objects.for_lists().closest_earlier_of(paper),
+        "topics": Topic.objects.of_paper(paper.topics),
         "bibtex": bibtex_entry(paper),
         "jsonld": paper_jsonld(paper),
     }

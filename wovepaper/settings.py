@@ -352,7 +352,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chat.tasks.encode_missing_sentences",
         "schedule": crontab(minute="2-59/5"),
     },
+    # The topics are found again once the embedded corpus has grown by TOPICS_RECOMPUTE_GROWTH_PERCENT.
+    "recompute-topics": {"task": "analysis.tasks.recompute_topics_if_grown", "schedule": crontab(minute=40)},
 }
+TOPICS_RECOMPUTE_GROWTH_PERCENT = env_int("TOPICS_RECOMPUTE_GROWTH_PERCENT", 10, minimum=1)
 
 # Harvesting. Politeness is shared by every worker through Redis: the minimum gap between two requests to
 # one source, and for arXiv a single connection at a time. Tests shrink the gaps and the back-off.

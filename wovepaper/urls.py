@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("admin/login/", admin_sign_in),  # the site's sign-in limits, before the admin's own URLs
     path("", include("chat.urls")),
+    path("", include("analysis.urls")),
     path("admin/", admin.site.urls),
     path("openapi.json", api.openapi_json, name="openapi"),
     path("api/docs", api.api_docs, name="api-docs"),

@@ -380,6 +380,8 @@ def suggestions_for(results: SearchResults) -> list[Suggestion]:
         suggestions.append(Suggestion("Search every year", {"from": None, "to": None, "q": words_alone}))
     if filters.cited_only:
         suggestions.append(Suggestion("Include papers without citations", {"cited": None}))
+    if filters.topics:
+        suggestions.append(Suggestion("Search every topic", {"q": words_alone}))
     if filters.paper_types or filters.excluded_paper_types:
         suggestions.append(Suggestion("Search every type of paper", {"type": None, "q": words_alone}))
     if query.excluded:

@@ -2,9 +2,9 @@
 
 Plain words by default; also `"exact phrase"`, `-excluded`, `a OR b`, and the fields `author:"Dan Zhao"`
 (`au:`), `title:` (`ti:`), `abs:` (`abstract:`), `cat:` (`category:`), `type:survey` (the analysis's paper
-types) and `year:2020..2022` (also `2020`, `2020..`, `..2022`). A field whose value does not parse is
-searched as plain words and a note says so (a `type:` that is no type finds nothing, and the note lists
-the types);
+types), `topic:12` and `year:2020..2022` (also `2020`, `2020..`, `..2022`). A field whose value does not
+parse is searched as plain words and a note says so (a `type:` that is no type finds nothing, and the note
+lists the types);
 anything else that is not syntax (parentheses, operators, SQL, emoji, other scripts) is simply text, so
 every input gives a query. Control and invisible characters are dropped and the query is cut at
 SEARCH_MAX_QUERY_LENGTH characters.
@@ -34,6 +34,7 @@ _FIELD_ALIASES = {
     "cat": "cat", "category": "cat",
     "year": "year",
     "type": "type",
+    "topic": "topic",
 }  # fmt: skip
 OR_OPERATOR = "OR"  # in capitals, between two terms; a lower-case "or" is a word
 FILTER = object()  # what reading a cat:, type: or year: field gives: no term, a filter
@@ -100,6 +101,9 @@ class Filters:
     # so the search finds nothing rather than ignoring it.
     paper_types: tuple[str, ...] = ()
     excluded_paper_types: tuple[str, ...] = ()
+    topics: tuple[
+        str, ...
+    ] = ()  # topic ids as text, as papers store them: topic:12 or topic:12-graph-learning
 
 
 @dataclass(frozen=True)
@@ -235,6 +239,7 @@ class _Reader:
     excluded_categories: list[str] = field(default_factory=list)
     paper_types: list[str] = field(default_factory=list)
     excluded_paper_types: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
     years: list[tuple[int | None, int | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     join_next: bool = False  # an OR was just read: the next term joins the last clause
@@ -290,6 +295,17 @@ class _Reader:
                 paper_type = bare[:40]
             (self.excluded_paper_types if negated else self.paper_types).append(paper_type)
             return FILTER
+        if name == "topic":
+            topic_id = bare.split("-", 1)[0]
+            if topic_id.isascii() and topic_id.isdigit() and len(topic_id) <= 9:
+                self.topics.append(str(int(topic_id)))
+                if negated:
+                    self.notes.append("A minus does not apply to topic:; it finds the topic's papers")
+                return FILTER
+            self.notes.append(
+                f"topic:{bare[:40]} is not a topic number (such as topic:12); searched as words"
+            )
+            return self._text_term(value)
         if name == "year":
             years = _year_range(bare)
             if years is not None:
@@ -340,6 +356,7 @@ def parse(
         excluded_paper_types=tuple(
             dict.fromkeys([*filters.excluded_paper_types, *reader.excluded_paper_types])
         ),
+        topics=tuple(dict.fromkeys([*filters.topics, *reader.topics])),
     )
     return ParsedQuery(
         text=cleaned,
@@ -360,6 +377,7 @@ def _has_field_filters(reader: _Reader) -> bool:
         or reader.years
         or reader.paper_types
         or reader.excluded_paper_types
+        or reader.topics
     )
 
 
@@ -394,6 +412,8 @@ def describe(query: ParsedQuery) -> str:
         parts.append("with citations")
     if filters.paper_types:
         parts.append("of type " + _join([_type_name(value) for value in filters.paper_types], "or"))
+    if filters.topics:
+        parts.append("in topic " + _join([f"#{topic}" for topic in filters.topics], "or"))
     if filters.excluded_paper_types:
         parts.append("not of type " + _join([_type_name(value) for value in filters.excluded_paper_types]))
     plain_words = [clause.alternatives[0].text for clause in query.clauses if _single_plain(clause)]

@@ -68,6 +68,8 @@ class PaperSearchQuerySet(models.QuerySet):
             papers = papers.filter(cited_by_count__gt=0)
         if filters.paper_types:
             papers = papers.filter(paper_type__in=list(filters.paper_types))
+        if filters.topics:
+            papers = papers.filter(topics__overlap=list(filters.topics))
         if filters.excluded_paper_types:
             # A paper not analysed yet has no type, and no type is not one of those left out.
             papers = papers.exclude(paper_type__in=list(filters.excluded_paper_types))

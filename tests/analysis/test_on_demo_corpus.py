@@ -49,7 +49,7 @@ def test_a_near_duplicate_of_a_real_paper_has_low_novelty(demo_corpus):
     )
     papers = Paper.objects.filter(primary_category=field, published__year=2025)
     original = papers.order_by("published", "arxiv_id").first()
-    vector = np.asarray(original.embedding) + 0.01 * np.random.default_rng(7).normal(size=384)
+    vector = np.asarray(original.embedding) + 0.002 * np.random.default_rng(7).normal(size=384)
     duplicate = make_paper(
         title=original.title,
         abstract=original.abstract,

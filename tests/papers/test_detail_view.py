@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from analysis.models import Topic
 from harvest.on_demand import paper_fetch_budget_key
 from papers.models import Paper
 from tests.factories import make_citation, make_paper, make_researcher
@@ -236,11 +237,14 @@ def test_it_runs_the_same_few_queries_however_many_links(client, django_assert_m
             make_citation(citing=paper, cited=make_paper(embedding=unit(100 + links)))
             make_citation(citing=make_paper(), cited=paper)
         earlier = [make_paper(published=datetime.date(2020, 1, 1)).pk for _ in range(3)]
-        Paper.objects.filter(pk=paper.pk).update(closest_earlier=earlier, analysed=timezone.now())
+        topic = Topic.objects.create(label="weaving, looms", centroid=unit(links))
+        Paper.objects.filter(pk=paper.pk).update(
+            closest_earlier=earlier, analysed=timezone.now(), topics=[str(topic.pk)]
+        )
         # 1 the paper, 2 its authorships with researchers, 3 what it builds on with their total,
         # 4 what builds on it with their total, 5 similar papers by embedding distance, 6 its closest
-        # earlier papers (the Analysis box)
-        with django_assert_max_num_queries(6):
+        # earlier papers and 7 its topics (the Analysis box)
+        with django_assert_max_num_queries(7):
             response = client.get(paper.get_absolute_url())
         assert response.status_code == 200
 

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from django.db import models
+
+
+class TopicQuerySet(models.QuerySet):
+    def current(self) -> TopicQuerySet:
+        """Topics of the latest computation (not merged into another), largest first."""
+        return self.filter(merged_into=None, size__gt=0).order_by("-size", "id")
+
+    def of_paper(self, topic_ids: list[str] | None) -> list:
+        """A paper's topics (its `topics` column holds their ids), in its order."""
+        wanted = [int(topic_id) for topic_id in topic_ids or [] if topic_id.isdigit()]
+        found = {topic.pk: topic for topic in self.filter(pk__in=wanted).only("id", "label")}
+        return [found[pk] for pk in wanted if pk in found]

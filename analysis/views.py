@@ -1,0 +1,34 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET
+
+from analysis.models import Topic
+from core.negotiation import markdown_alternative
+from core.pagination import paginate
+from core.responses import canonical_redirect
+from papers.models import Paper
+
+TOPIC_PAPERS_PER_PAGE = 25
+
+
+@require_GET
+@markdown_alternative
+def topic_list(request: HttpRequest) -> HttpResponse:
+    return TemplateResponse(request, "analysis/topic_list.html", {"topics": list(Topic.objects.current())})
+
+
+@require_GET
+@markdown_alternative
+def topic_detail(request: HttpRequest, topic_id: int, slug: str | None = None) -> HttpResponse:
+    topic = get_object_or_404(Topic, pk=topic_id)
+    if topic.merged_into_id is not None:
+        return canonical_redirect(request, topic.merged_into)  # a recomputation merged it
+    if slug != topic.slug:
+        return canonical_redirect(request, topic)
+    papers = paginate(
+        request,
+        Paper.objects.with_topic(topic.pk).newest_first().for_lists().with_authors(),
+        TOPIC_PAPERS_PER_PAGE,
+    )
+    return TemplateResponse(request, "analysis/topic_detail.html", {"topic": topic, "papers": papers})
