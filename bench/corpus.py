@@ -256,7 +256,9 @@ def load(
     _copy(connection, "institutions_affiliation", ["researcher_id", "institution_id", "years", "last_known"],
           _affiliations(spec))  # fmt: skip
     _copy(connection, "papers_paper", PAPER_COLUMNS, _papers(spec, sources, plan_, progress), binary=True)
-    authorship_columns = ["paper_id", "position", "name", "normalised_name", "researcher_id"]
+    authorship_columns = [
+        "paper_id", "position", "name", "normalised_name", "researcher_id", "affiliations", "is_collaboration"
+    ]  # fmt: skip
     _copy(connection, "papers_authorship", authorship_columns, _authorships(plan_, progress))
     _copy(connection, "papers_citation", ["citing_id", "cited_id", "created_at"], _citations(plan_, progress))
     connection.execute("SET session_replication_role = DEFAULT")
@@ -350,7 +352,8 @@ def _authorships(plan_: Plan, progress) -> Iterator[tuple]:  # noqa: ANN001
             name = plan_.researcher_names[researcher - 1]
             if researcher not in normalised:
                 normalised[researcher] = normalise_name(name)
-            yield paper, position, name, normalised[researcher], researcher
+            # People (no collaborations) with no affiliation printed.
+            yield paper, position, name, normalised[researcher], researcher, "{}", False
         if paper % CHUNK == 0:
             advance(CHUNK)
     advance(len(plan_.authors) % CHUNK)
