@@ -1,5 +1,6 @@
 from django.urls import path
 
+from analysis.sitemaps import TopicSitemap
 from core.sitemaps import sitemap_index, sitemap_section
 from institutions.sitemaps import InstitutionSitemap
 from pages import crawlers, views
@@ -15,6 +16,7 @@ SITEMAP_SECTIONS = [
     ("papers:sitemap", PaperSitemap),
     ("researchers:sitemap", ResearcherSitemap),
     ("institutions:sitemap", InstitutionSitemap),
+    ("analysis:sitemap", TopicSitemap),
 ]
 
 urlpatterns = [

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -19,6 +20,7 @@ from django.db.models import (
     When,
     Window,
 )
+from django.db.models.functions import TruncMonth
 from pgvector.django import CosineDistance
 
 from core.expressions import in_array
@@ -152,6 +154,28 @@ class PaperQuerySet(PaperSearchQuerySet):
             .values("category")
             .annotate(paper_count=Count("pk"))
             .order_by("-paper_count", "category")
+        )
+
+    def topic_counts(self) -> models.QuerySet:
+        """How many of these papers have each topic among their nearest: dicts of `topic` (its id as
+        text, as papers store it) and `paper_count`, largest first."""
+        return (
+            self.order_by()
+            .annotate(topic=Func(F("topics"), function="unnest", output_field=CharField()))
+            .values("topic")
+            .annotate(paper_count=Count("pk"))
+            .order_by("-paper_count", "topic")
+        )
+
+    def papers_per_month(self) -> list[tuple[datetime.date, int]]:
+        """How many of these papers were first posted in each month, oldest first; months without any
+        are left out."""
+        return list(
+            self.order_by()
+            .annotate(month=TruncMonth("published"))
+            .values_list("month")
+            .annotate(paper_count=Count("pk"))
+            .order_by("month")
         )
 
     def with_total_count(self) -> PaperQuerySet:

@@ -101,6 +101,15 @@ class ResearcherQuerySet(models.QuerySet):
             .order_by("-shared_papers", "display_name", "id")
         )
 
+    def most_papers_in_topic(self, topic_id: int) -> ResearcherQuerySet:
+        """The people with the most papers in a topic (the analysis's `Paper.topics`), most first. Only
+        people: a team's authorship has no researcher (a check constraint). Annotates `topic_papers`."""
+        return (
+            self.filter(authorships__paper__topics__contains=[str(topic_id)])
+            .annotate(topic_papers=Count("authorships__paper", distinct=True))
+            .order_by("-topic_papers", "display_name", "id")
+        )
+
     def at_institution(self, institution: Institution) -> ResearcherQuerySet:
         """Researchers affiliated with the institution. A semi-join (`IN`), like Paper.objects.by_institution:
         PostgreSQL's statistics on affiliations per institution let it walk the most-cited index for a

@@ -47,8 +47,9 @@ def test_the_index_points_to_every_section_and_every_section_resolves(client):
     assert index.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}sitemapindex"
     assert client.get("/sitemap.xml")["X-Robots-Tag"] == "noindex, noodp, noarchive"
     locs = index.xpath("s:sitemap/s:loc/text()", namespaces=NS)
-    assert locs[:4] == [
-        f"{SITE}/sitemaps/{section}.xml" for section in ("pages", "papers", "researchers", "institutions")
+    assert locs[:5] == [
+        f"{SITE}/sitemaps/{section}.xml"
+        for section in ("pages", "papers", "researchers", "institutions", "topics")
     ]
     everything = [url for urls in section_urls(client, index).values() for url in urls]
     for record in (paper, researcher, institution):
@@ -118,8 +119,9 @@ def test_the_sitemaps_run_a_fixed_number_of_queries(client, django_assert_max_nu
     for n in range(30):
         make_paper(title=f"Counted {n}")
         make_researcher(f"Researcher {n}")
-    # per section of records: 1 latest lastmod, 2 count (pages take none)
-    with django_assert_max_num_queries(6):
+    # per section of records (papers, researchers, institutions, topics): 1 latest lastmod, 2 count (the
+    # site's pages take none)
+    with django_assert_max_num_queries(8):
         client.get("/sitemap.xml")
     # 1 count, 2 the page of rows
     with django_assert_max_num_queries(2):
