@@ -14,7 +14,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from analysis.paper_types import paper_types_of
-from analysis.summaries import central_sentences
+from analysis.summaries import central_sentences, generated_summaries
+from core import llm
 from papers.categories import research_field
 from papers.models import Paper
 
@@ -23,6 +24,7 @@ ANALYSIS_COLUMNS = [
     "research_field",
     "paper_type",
     "summary",
+    "summary_generated",
     "novelty_distance",
     "closest_earlier",
     "analysed",
@@ -33,11 +35,13 @@ ANALYSIS_COLUMNS = [
 class AnalysisCounts:
     analysed: int = 0
     summarised: int = 0
+    generated: int = 0  # of the summaries, those a language model wrote
     with_earlier_work: int = 0
 
     def add(self, other: AnalysisCounts) -> None:
         self.analysed += other.analysed
         self.summarised += other.summarised
+        self.generated += other.generated
         self.with_earlier_work += other.with_earlier_work
 
 
@@ -55,6 +59,14 @@ def papers_analyse(*, paper_ids: Iterable[int]) -> AnalysisCounts:
         return AnalysisCounts()
     # The model's work and the index walks come before the transaction, which then only writes.
     summaries = central_sentences((paper.pk, paper.abstract) for paper in papers if paper.abstract)
+    # A model's sentence where one is configured and answers; the quoted one where not.
+    generated = (
+        generated_summaries(
+            (paper.pk, paper.title, paper.abstract) for paper in papers if paper.pk in summaries
+        )
+        if llm.configured()
+        else {}
+    )
     types = paper_types_of(papers)
     earlier = Paper.objects.closest_earlier([paper.pk for paper in papers], count=CLOSEST_EARLIER_COUNT)
     now = timezone.now()
@@ -62,7 +74,8 @@ def papers_analyse(*, paper_ids: Iterable[int]) -> AnalysisCounts:
         nearest = earlier.get(paper.pk, [])
         paper.research_field = research_field(paper.primary_category) or None
         paper.paper_type = types[paper.pk]
-        paper.summary = summaries.get(paper.pk)
+        paper.summary = generated.get(paper.pk) or summaries.get(paper.pk)
+        paper.summary_generated = paper.pk in generated
         paper.novelty_distance = nearest[0][1] if nearest else None
         paper.closest_earlier = [earlier_id for earlier_id, _ in nearest] or None
         paper.analysed = now
@@ -72,6 +85,7 @@ def papers_analyse(*, paper_ids: Iterable[int]) -> AnalysisCounts:
     return AnalysisCounts(
         analysed=len(papers),
         summarised=len(summaries),
+        generated=len(generated),
         with_earlier_work=sum(1 for paper in papers if paper.closest_earlier),
     )
 

@@ -84,6 +84,12 @@ def complete(
         raise LLMError(f"the model's server could not be reached or hung up: {_describe(error)}") from None
 
 
+def prompt_data(text: str) -> str:
+    """Harvested text inside a prompt's tags (`<source>…</source>`), on one line: it cannot close the
+    tag or open another, whatever it says."""
+    return " ".join(text.replace("<", "‹").replace(">", "›").split())
+
+
 def _client() -> httpx.Client:
     if not configured():
         raise LLMError("no model is configured (LLM_BASE_URL is not set)")

@@ -64,7 +64,14 @@ class Paper(models.Model):
 
     # Filled by the analysis app's pipeline (analysis/services.py); null until a paper has been analysed.
     analysed = models.DateTimeField(null=True, blank=True, help_text="When the analysis last ran.")
-    summary = models.TextField(null=True, blank=True, help_text="The abstract's most central sentence.")
+    summary = models.TextField(
+        null=True,
+        blank=True,
+        help_text="One sentence: the abstract's most central, or a language model's (summary_generated).",
+    )
+    summary_generated = models.BooleanField(
+        default=False, help_text="The summary was written by a language model, not quoted from the abstract."
+    )
     topics = ArrayField(models.CharField(max_length=100), null=True, blank=True)
     research_field = models.CharField(max_length=100, null=True, blank=True)
     paper_type = models.CharField(max_length=50, null=True, blank=True)

@@ -59,5 +59,6 @@ class Command(OneLineErrorCommand):
         rate = f", {counts.analysed / seconds:.1f} a second" if seconds and counts.analysed else ""
         self.stdout.write(
             f"analysis: {counts.analysed} of {len(ids)} papers analysed ({counts.summarised} summarised, "
-            f"{counts.with_earlier_work} with earlier work to compare) in {seconds:.1f} s{rate}"
+            f"{counts.with_earlier_work} with earlier work to compare, "
+            f"{counts.generated} summaries written by the language model) in {seconds:.1f} s{rate}"
         )
