@@ -8,6 +8,13 @@ class TopicQuerySet(models.QuerySet):
         """Topics of the latest computation (not merged into another), largest first."""
         return self.filter(merged_into=None, size__gt=0).order_by("-size", "id")
 
+    def choices(self) -> list[tuple[str, str]]:
+        """(id as text, label) of the current topics by label, for a form's control."""
+        return [
+            (str(pk), label)
+            for pk, label in self.current().order_by("label", "id").values_list("pk", "label")
+        ]
+
     def of_paper(self, topic_ids: list[str] | None) -> list:
         """A paper's topics (its `topics` column holds their ids), in its order."""
         wanted = [int(topic_id) for topic_id in topic_ids or [] if topic_id.isdigit()]

@@ -26,7 +26,7 @@ from papers.identifiers import FIRST_ARXIV_YEAR, LAST_YEAR
 from papers.models import Paper
 from papers.paper_types import PAPER_TYPE_LABELS
 from papers.search import engine
-from papers.search.params import MAX_CATEGORIES, SEARCH_RATE_GROUP, InvalidSearch, read_params
+from papers.search.params import MAX_CATEGORIES, MAX_TOPICS, SEARCH_RATE_GROUP, InvalidSearch, read_params
 from researchers.api import ResearcherOut
 
 router = Router(tags=["search"])
@@ -46,8 +46,8 @@ class SearchFilters(Schema):
         pattern=WITHOUT_NUL,
         description=(
             'Words, "exact phrases", -excluded words, OR, and the fields author:"Name", cat:cs.DC, '
-            "type:survey, year:2020..2022, title:… and abs:…, as in the site's search box. Empty: the "
-            "latest papers."
+            "type:survey, topic:12, year:2020..2022, title:… and abs:…, as in the site's search box. Empty: "
+            "the latest papers."
         ),
     )
     mode: Literal["hybrid", "keyword", "semantic"] = Field(
@@ -63,6 +63,11 @@ class SearchFilters(Schema):
         default_factory=list,
         description="Paper types found by the analysis (" + ", ".join(PAPER_TYPE_LABELS) + "); repeat for "
         "several. As type:survey in the query.",
+    )
+    topic: list[Annotated[str, Field(pattern=r"^[0-9]{1,9}$")]] = Field(
+        default_factory=list,
+        max_length=MAX_TOPICS,
+        description="Topic ids (/topics lists them); repeat for several. As topic:12 in the query.",
     )
     year_from: int | None = Field(
         None, alias="from", ge=FIRST_ARXIV_YEAR, le=LAST_YEAR, description="First posted in or after."

@@ -72,6 +72,11 @@ class SearchLinks:
             for value in filters.paper_types
             if value in data.getlist("type")  # a type: in the query is removed from the query
         ]
+        active += [
+            Link(f"topic #{value}", changed(data, {"topic": _without(data, "topic", value)}))
+            for value in filters.topics
+            if value in data.getlist("topic")  # a topic: in the query is removed from the query
+        ]
         page = results.page if results else 1
         return cls(
             modes=[

@@ -1,5 +1,6 @@
 """The parameters of a search, read strictly and in one place for /search, /api/search and saved searches:
-`q`, `mode`, `sort`, `cat` (repeatable), `type` (repeatable), `from`, `to`, `cited` and `page`. A value
+`q`, `mode`, `sort`, `cat` (repeatable), `type` (repeatable), `topic` (repeatable), `from`, `to`, `cited`
+and `page`. A value
 that is not one of ours is an error with a message (a 400), never a guess. The query text itself is never
 an error (see query.py).
 """
@@ -16,6 +17,8 @@ from papers.paper_types import PAPER_TYPE_LABELS, paper_type_named
 from papers.search.query import Filters, Mode, ParsedQuery, Sort, parse
 
 MAX_CATEGORIES = 20
+MAX_TOPICS = 20
+MAX_TOPIC_DIGITS = 9  # as topic: in the query reads them
 SEARCH_RATE_GROUP = "search"  # one budget of SEARCH_RATE_LIMIT per address, on /search and /api/search
 MAX_PAGE_DIGITS = 5  # pages past the results' end give the last page anyway
 TRUE_VALUES = ("1", "true", "on", "yes")
@@ -85,6 +88,17 @@ def _paper_types(data: QueryDict) -> tuple[str, ...]:
     return tuple(dict.fromkeys(types))
 
 
+def _topics(data: QueryDict) -> tuple[str, ...]:
+    """Topic ids, as text like the papers store them (the Topic control sends one, topic:12 reads so)."""
+    values = [value.strip() for value in data.getlist("topic") if value.strip()]
+    if len(values) > MAX_TOPICS:
+        raise InvalidSearch(f"at most {MAX_TOPICS} topics can be chosen at once")
+    for value in values:
+        if not (value.isascii() and value.isdigit() and len(value) <= MAX_TOPIC_DIGITS):
+            raise InvalidSearch(f"topic must be a topic number (such as 12); got {value[:40]!r}")
+    return tuple(dict.fromkeys(str(int(value)) for value in values))
+
+
 def _page(data: QueryDict) -> int:
     """A page "number" that is not one gives the first page (as everywhere on the site)."""
     value = data.get("page", "").strip()
@@ -110,6 +124,7 @@ def read_params(data: QueryDict) -> SearchParams:
             year_to=year_to,
             cited_only=cited in TRUE_VALUES,
             paper_types=_paper_types(data),
+            topics=_topics(data),
         ),
         page=_page(data),
     )

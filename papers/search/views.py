@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -6,6 +7,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from analysis.models import Topic  # the Topic control names the topics
 from core.negotiation import markdown_alternative
 from core.ratelimits import too_many_requests, wait_seconds
 from papers.models import Paper
@@ -17,6 +19,8 @@ from papers.search.query import MAX_TERMS
 
 RESULTS_REGION = "search-results"  # the id htmx swaps; the fragment is its content
 CATEGORY_CHOICES_SHOWN = 12
+# The Topic control's topics change only when they are computed again: read once per PAGE_FIGURES_TTL.
+TOPIC_CHOICES_KEY = "search-topic-choices"
 
 
 @require_GET
@@ -61,6 +65,12 @@ def _context(request: HttpRequest, params: SearchParams, results: engine.SearchR
         "category_choices": [(category, category in chosen) for category in categories],
         "type_choices": [
             (value, label, value in params.filters.paper_types) for value, label in PAPER_TYPE_LABELS.items()
+        ],
+        "topic_choices": [
+            (value, label, value in params.filters.topics)
+            for value, label in cache.get_or_set(
+                TOPIC_CHOICES_KEY, Topic.objects.choices, settings.PAGE_FIGURES_TTL
+            )
         ],
         "max_query_length": settings.SEARCH_MAX_QUERY_LENGTH,
         "max_terms": MAX_TERMS,

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from analysis.services import papers_analyse
+from papers.models import Paper
 from tests.factories import make_paper
 from tests.html import text_of, tree
 
@@ -108,6 +109,13 @@ def test_the_api_gives_the_analysis_and_the_closest_earlier_papers(get_valid, pa
     assert analysis["novelty"] == 50.0 and 0 < analysis["novelty_distance"] < 0.1
     assert analysis["significance"] == 50.0
     assert [paper["arxiv_id"] for paper in body["closest_earlier"]] == [earlier.arxiv_id]
+    assert analysis["summary_generated"] is False and analysis["topics"] == []
+    Paper.objects.filter(pk=survey.pk).update(topics=["12", "7"])
+    topics = get_valid(DETAIL.format(arxiv_id=survey.arxiv_id), DETAIL).json()["analysis"]["topics"]
+    assert topics == [
+        {"id": 12, "url": "http://127.0.0.1:8000/topics/12"},
+        {"id": 7, "url": "http://127.0.0.1:8000/topics/7"},
+    ]
     unanalysed = make_paper()
     body = get_valid(DETAIL.format(arxiv_id=unanalysed.arxiv_id), DETAIL).json()
     assert body["analysis"] is None and body["closest_earlier"] == []

@@ -6,12 +6,14 @@ import datetime
 import feedparser
 import numpy as np
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from lxml import etree
 
 from analysis.charts import MONTHS_SHOWN, monthly_chart
 from analysis.models import Topic
 from papers.models import Authorship, Paper
+from papers.search.views import TOPIC_CHOICES_KEY
 from researchers.models import Researcher
 from tests.factories import make_paper, make_researcher
 from tests.html import text_of, tree
@@ -142,3 +144,35 @@ def test_the_topic_filters_are_served_by_the_gin_index():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL enable_seqscan = off")  # a small table would not need the index
             assert "paper_topics_gin" in queryset.explain()
+
+
+def test_the_search_forms_topic_control_filters_without_typing(client, topic):
+    cache.delete(TOPIC_CHOICES_KEY)
+    make_topic("old looms", merged_into=topic, size=0)
+    page = tree(client.get("/search", {"mode": "keyword"}))
+    options = page.xpath("//form//select[@name='topic']/option")
+    assert [(option.get("value"), text_of(option)) for option in options] == [
+        ("", "Any topic"),
+        (str(topic.pk), topic.label),
+    ]  # a merged topic is no choice
+    chosen = client.get("/search", {"q": "looms", "mode": "keyword", "topic": str(topic.pk)})
+    chosen_page = tree(chosen)
+    titles = sorted(text_of(a) for a in chosen_page.xpath("//li[contains(@class, 'search-hit')]/h3/a"))
+    assert titles == ["Looms one", "Looms three", "Looms two"]
+    assert chosen_page.xpath("//select[@name='topic']/option[@selected]/@value") == [str(topic.pk)]
+    assert (
+        chosen_page.xpath("//ul[@aria-label='Filters in use']//a/text()")[0].strip() == f"topic #{topic.pk}"
+    )
+    bad = client.get("/search", {"q": "looms", "topic": "<script>"})
+    assert bad.status_code == 400
+    assert "topic must be a topic number (such as 12); got &#x27;&lt;script&gt;&#x27;" in bad.content.decode()
+
+
+def test_the_api_search_takes_a_topic(client, topic):
+    body = client.get("/api/search", {"q": "looms", "mode": "keyword", "topic": str(topic.pk)}).json()
+    assert sorted(hit["paper"]["title"] for hit in body["results"]) == [
+        "Looms one",
+        "Looms three",
+        "Looms two",
+    ]
+    assert client.get("/api/search", {"q": "looms", "topic": "twelve"}).status_code in (400, 422)
