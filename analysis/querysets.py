@@ -1,6 +1,11 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import models
+
+if TYPE_CHECKING:
+    from papers.querysets import PaperQuerySet
 
 
 class TopicQuerySet(models.QuerySet):
@@ -14,6 +19,19 @@ class TopicQuerySet(models.QuerySet):
             (str(pk), label)
             for pk, label in self.current().order_by("label", "id").values_list("pk", "label")
         ]
+
+    def most_common_among(self, papers: PaperQuerySet, *, limit: int) -> list:
+        """The current topics most of these papers have among their nearest, most first, each annotated
+        with `paper_count`: one aggregate over the papers' `topics` in SQL, then the topics themselves."""
+        counts = {
+            int(row["topic"]): row["paper_count"]
+            for row in papers.topic_counts()[: limit * 2]  # room for topics merged since
+            if row["topic"].isdigit()
+        }
+        topics = list(self.current().filter(pk__in=counts).only("id", "label"))
+        for topic in topics:
+            topic.paper_count = counts[topic.pk]
+        return sorted(topics, key=lambda topic: (-topic.paper_count, topic.label))[:limit]
 
     def of_paper(self, topic_ids: list[str] | None) -> list:
         """A paper's topics (its `topics` column holds their ids), in its order."""

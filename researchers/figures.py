@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
+from analysis.models import Topic  # the profile links the topics of the researcher's papers
 from institutions.models import Institution
 from papers.models import Authorship, Paper
 from researchers.models import Researcher
 
 COAUTHORS_SHOWN = 12
+TOPICS_SHOWN = 5
 SAME_NAME_SHOWN = 10
 
 
@@ -31,6 +33,7 @@ class ProfileFigures:
     citations: dict[str, int | None]  # their papers' cited-by counts: `total` and `papers_counted`
     institutions: list[Institution]  # last known
     same_name: list[Researcher]  # annotated by with_identity_summary: what tells them apart
+    topics: list[Topic]  # of their papers, annotated with paper_count, most first
 
     @property
     def positions_known(self) -> int:
@@ -59,6 +62,7 @@ def profile_figures(researcher: Researcher) -> ProfileFigures:
                 .with_identity_summary()
                 .order_by("-paper_count", "id")[:SAME_NAME_SHOWN]
             ),
+            topics=Topic.objects.most_common_among(their_papers, limit=TOPICS_SHOWN),
         )
 
     return cache.get_or_set(f"researcher-profile-figures:{researcher.pk}", compute, settings.PAGE_FIGURES_TTL)

@@ -86,6 +86,7 @@ def researcher_detail(request: HttpRequest, researcher_id: int, slug: str | None
         "most_cited": figures.most_cited,
         "citations": figures.citations,
         "same_name": figures.same_name,
+        "topics": figures.topics,
         "institutions": figures.institutions,
         "coauthors": figures.coauthors,
         "coauthor_total": figures.coauthor_total,

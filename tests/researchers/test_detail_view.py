@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pytest
 from django.core.cache import cache
 
+from analysis.models import Topic
 from papers.models import Paper
 from researchers.figures import profile_figures
 from researchers.models import Researcher, ResearcherRedirect
@@ -371,8 +372,9 @@ def test_it_runs_the_same_few_queries_however_many_papers(client, django_assert_
         # 1 researcher with its paper count, citation sums and follower count, 2 the page of papers (the
         # paper count came with the researcher), 3 their authorships with researchers; then the figures
         # (researchers/figures.py): 4 fields histogram, 5 author positions, 6 co-authors, 7 co-author
-        # pairs, 8 most cited paper, 9 last known institutions, 10 same-name researchers
-        with django_assert_max_num_queries(10):
+        # pairs, 8 most cited paper, 9 last known institutions, 10 same-name researchers, 11 their papers'
+        # topics counted, 12 those topics
+        with django_assert_max_num_queries(12):
             response = client.get(researcher.get_absolute_url())
         assert response.status_code == 200
         # htmx paging, the figures cached by now: 1 researcher, 2 page of papers, 3 authorships
@@ -395,3 +397,19 @@ def test_the_figures_are_cached_for_a_while(client, settings):
     assert profile_figures(researcher).fields[1] == {"category": "cs.IR", "paper_count": 1}  # the figures are
     cache.delete(f"researcher-profile-figures:{researcher.pk}")
     assert {"category": "cs.IR", "paper_count": 2} in profile_figures(researcher).fields
+
+
+def test_it_links_the_topics_of_their_papers_most_papers_first(client, profile):
+    centroid = [1.0] + [0.0] * 383
+    looms = Topic.objects.create(label="looms, weft", keywords=["looms"], size=2, centroid=centroid)
+    cards = Topic.objects.create(label="punched cards", keywords=["cards"], size=1, centroid=centroid)
+    merged = Topic.objects.create(label="old", size=0, centroid=centroid, merged_into=looms)
+    for paper, topics in ((profile.first, [looms, cards]), (profile.sole, [looms]), (profile.last, [merged])):
+        Paper.objects.filter(pk=paper.pk).update(topics=[str(topic.pk) for topic in topics])
+    cache.delete(f"researcher-profile-figures:{profile.grace.pk}")
+    response = client.get(profile.grace.get_absolute_url())
+    links = tree(response).xpath("//section[@aria-labelledby='topics-heading']//li")
+    assert [text_of(link) for link in links] == ["looms, weft · 2 papers", "punched cards · 1 paper"]
+    assert links[0].xpath("a/@href") == [looms.get_absolute_url()]
+    markdown = client.get(profile.grace.get_absolute_url(), HTTP_ACCEPT="text/markdown").content.decode()
+    assert f"- [looms, weft](http://127.0.0.1:8000{looms.get_absolute_url()}): 2 papers" in markdown
