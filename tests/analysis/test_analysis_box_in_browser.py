@@ -86,3 +86,53 @@ def test_the_analysis_box_shows_every_figure(live_site, browser, analysed_paper,
         assert tab.evaluate("document.documentElement.scrollWidth") <= width  # nothing overflows
     finally:
         context.close()
+
+
+@pytest.fixture
+def charted_topic(demo_corpus, django_db_blocker) -> Iterator[str]:
+    """A topic with papers over a few months, committed for the live site; its address."""
+    with django_db_blocker.unblock():
+        centroid = np.zeros(384)
+        centroid[1] = 1.0
+        topic = Topic.objects.create(
+            label="browser charts, bars", keywords=["charts"], size=4, centroid=centroid
+        )
+        papers = [
+            make_paper(
+                title=f"Browser chart paper {n}",
+                topics=[str(topic.pk)],
+                published=datetime.date(2025, 1 + n * 2, 3),
+            )
+            for n in range(4)
+        ]
+        url = topic.get_absolute_url()
+        connections.close_all()
+    yield url
+    with django_db_blocker.unblock():
+        Paper.objects.filter(pk__in=[paper.pk for paper in papers]).delete()
+        topic.delete()
+        connections.close_all()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_topics_monthly_chart_fits_a_phone_with_or_without_javascript(
+    live_site, browser, charted_topic, javascript
+):
+    context = browser.new_context(viewport={"width": 360, "height": 800}, java_script_enabled=javascript)
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    try:
+        tab.goto(f"{live_site}{charted_topic}")
+        chart = tab.get_by_role("img", name="Papers on browser charts, bars per month", exact=True)
+        expect(chart).to_be_visible()
+        box = chart.bounding_box()
+        assert 250 <= box["width"] <= 360 and box["height"] >= 80, box
+        assert tab.locator(".month-chart rect").count() == 7  # January to July, the empty months too
+        expect(tab.locator(".month-chart-axis")).to_contain_text("January 2025")
+        expect(tab.locator(".topic-months .note")).to_have_text(
+            "4 papers from January 2025 to July 2025, most in July 2025 (1)."
+        )
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()

@@ -69,7 +69,8 @@ def test_it_counts_the_papers_of_each_month_in_sql_and_draws_them():
 def test_the_page_shows_its_months_and_its_researchers(client, topic):
     page = tree(client.get(topic.get_absolute_url()))
     [svg] = page.xpath("//figure[@class='month-chart']/svg")
-    assert svg.get("role") == "img" and svg.get("aria-labelledby") == "months-chart-title months-chart-desc"
+    assert svg.get("role") == "img" and svg.get("aria-labelledby") == "months-chart-title"
+    assert svg.get("aria-describedby") == "months-chart-desc"
     assert text_of(svg.xpath("title")[0]) == f"Papers on {topic.label} per month"
     assert text_of(svg.xpath("desc")[0]) == DESCRIPTION
     assert [text_of(title) for title in svg.xpath("rect/title")] == [
