@@ -28,6 +28,21 @@ from tests.factories import make_paper
         ("PyLoom", "We present PyLoom, an open-source Python package for weaving.", "system"),
         ("Fast looms", "We propose a novel framework for weaving that outperforms baselines.", "method"),
         ("Erratum: fast looms", "", "other"),
+        ("Evaluating weaving agents on real looms", "", "empirical"),
+        ("Do looms dream of cloth?", "", "empirical"),
+        ("Loom tension: an empirical study", "", "empirical"),
+        ("Looms", "This study investigates how weavers choose their looms.", "empirical"),
+        ("Looms", "We investigate whether large looms weave faster, and find they do not.", "empirical"),
+        ("Cloth spectra", "We report the first detection of woven dust with the Loom telescope.", "other"),
+        ("Loom field theory", "We compute the Hamiltonian of a loom in closed form.", "theory"),
+        ("Loom theory: recent developments", "", "survey"),
+        ("Looms", "We present a brief review of loom theory and its open problems.", "survey"),
+        # A method paper that measures something first is still a method paper.
+        (
+            "Faster looms",
+            "We investigate whether looms stall, then propose a new shuttle method that outperforms them.",
+            "method",
+        ),
         ("Looms in the wild", "Looms are common. Many people weave.", None),
     ],
 )
