@@ -48,7 +48,9 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "position",
         "title",
-        r"\bposition( paper)?:|\b(a vision (for|of)|manifesto|call to action|roadmap (for|to|towards))\b",
+        r"\bposition( paper)?:|\b(a vision (for|of)|manifesto|call to action|roadmap (for|to|towards))\b"
+        r"|^(?!(how|do|does|can|should|what|when|why|which)\b)[^?]*\b(should|must|needs? to)\b[^?]*$"
+        r"|\bthe case (for|against)\b|\bin (defen[cs]e|praise) of\b|\b(a )?call for\b",
     ),
     _rule("benchmark", "title", r"\b(bench(mark)?|dataset|data set|corpus|leaderboard|test suite)\b(?!ing)"),
     _rule(
@@ -80,6 +82,7 @@ RULES: tuple[Rule, ...] = (
         r"consisting|containing|of \d|with \d)|\bwe (publicly )?release (a|an|the|our) [\w\- ]{0,30}"
         r"(benchmark|dataset|data set|corpus)\b",
     ),
+    _rule("system", "text", r"\b(system )?demo(nstration)?s? (paper|track|session)\b|\b\d{4} demo\b"),
     _rule(
         "system",
         "text",
@@ -112,6 +115,13 @@ RULES: tuple[Rule, ...] = (
         r"\bwe (propose|introduce|present|develop|design)\b.{0,60}\b(method|model|framework|approach|"
         r"algorithm|architecture|technique|strategy|network|pipeline|scheme|mechanism)\b"
         r"|\b(outperforms|state-of-the-art performance|surpass(es)? (existing|prior|previous))\b",
+    ),
+    _rule(
+        "system",
+        "text",
+        r"\b(open[- ]source|freely available|publicly available) (tool|software|platform|system|plugin|"
+        r"web[- ]based (tool|platform|application))\b|\bwe (present|introduce|describe|release|develop)\b"
+        r"[^.]{0,60}\b(an? )?(tool|platform|plugin|web[- ]based|software|application|assistant|app)\b",
     ),
     _rule(
         "theory",
