@@ -43,12 +43,14 @@ RULES: tuple[Rule, ...] = (
         "title",
         r"\b(a |an )?(comprehensive |systematic |scoping |brief |short |critical )?"
         r"(survey|review|overview|tutorial|primer)\b(?! (of|on) (the )?(performance|effect))"
-        r"|\blecture notes\b|\bstate of the art in\b",
+        r"|\blecture notes\b|\bstate of the art in\b|\brecent (developments|advances|progress)\b",
     ),
     _rule(
         "position",
         "title",
-        r"\bposition( paper)?:|\b(a vision (for|of)|manifesto|call to action|roadmap (for|to|towards))\b",
+        r"\bposition( paper)?:|\b(a vision (for|of)|manifesto|call to action|roadmap (for|to|towards))\b"
+        r"|^(?!(how|do|does|can|should|what|when|why|which)\b)[^?]*\b(should|must|needs? to)\b[^?]*$"
+        r"|\bthe case (for|against)\b|\bin (defen[cs]e|praise) of\b|\b(a )?call for\b",
     ),
     _rule("benchmark", "title", r"\b(bench(mark)?|dataset|data set|corpus|leaderboard|test suite)\b(?!ing)"),
     _rule(
@@ -68,7 +70,9 @@ RULES: tuple[Rule, ...] = (
         r"\b(this|our|the present) (paper|article|work|chapter)? ?(presents|provides|offers|is) "
         r"(a |an )?(comprehensive |systematic |brief |extensive |thorough |critical )?"
         r"(survey|review|overview|tutorial)\b"
-        r"|\bwe (survey|review)\b|\bin this (survey|review)\b|\bsystematic (literature )?review\b",
+        r"|\bwe (survey|review)\b|\bin this (survey|review)\b|\bsystematic (literature )?review\b"
+        r"|\bwe (present|give|provide|offer) (a|an) ([\w-]+ ){0,2}(review|overview|survey|tutorial)\b"
+        r"|\b(critical|brief|short) review\b|\breview talk\b",
     ),
     _rule(
         "benchmark",
@@ -78,6 +82,7 @@ RULES: tuple[Rule, ...] = (
         r"consisting|containing|of \d|with \d)|\bwe (publicly )?release (a|an|the|our) [\w\- ]{0,30}"
         r"(benchmark|dataset|data set|corpus)\b",
     ),
+    _rule("system", "text", r"\b(system )?demo(nstration)?s? (paper|track|session)\b|\b\d{4} demo\b"),
     _rule(
         "system",
         "text",
@@ -86,18 +91,23 @@ RULES: tuple[Rule, ...] = (
         r"web (service|application|platform))\b",
     ),
     _rule(
-        "theory",
-        "text",
-        r"\bwe (prove|derive|establish|show that (the|every|any|there))\b"
-        r"|\b(theorem|lemma|conjecture|corollary)\b|\b(upper|lower|tight) bounds?\b|\bnp-(hard|complete)\b",
+        "empirical",
+        "title",
+        r"^(an? )?(empirical|comparative|systematic|large[- ]scale|exploratory|case|user|pilot) "
+        r"(study|analysis|evaluation|comparison|investigation)\b"
+        r"|^(evaluating|assessing|investigating|exploring|examining|analy[sz]ing|measuring|probing|revisiting|"
+        r"understanding|characteri[sz]ing|quantifying|comparing|benchmarking|auditing|uncovering|revealing) "
+        r"|^(how|do|does|did|are|is|can|could|should|what|when|why|which|will|would)\b[^:]*\?"
+        r"|: (an? )?(empirical|comparative|exploratory|case|user|systematic|longitudinal) "
+        r"(study|analysis|evaluation|comparison|investigation)\b"
+        r"|\b(an? )?(empirical|comparative) (study|analysis|evaluation|comparison)\b",
     ),
     _rule(
-        "empirical",
+        "other",
         "text",
-        r"\bwe (conduct|perform|carry out|present) (a |an )?(large[- ]scale |systematic |comprehensive |"
-        r"empirical |extensive |comparative |user |case |qualitative |quantitative )+"
-        r"(study|analysis|evaluation|comparison|investigation|survey of)\b"
-        r"|\b(an|this) empirical study\b|\binterview(s|ed)? with\b",
+        r"\bwe (report|present) (the )?(first )?(detection|discovery|observations?|measurements?)\b"
+        r"|\bwe (have )?(measured|observed)\b|\bwe (have )?(successfully )?grown\b"
+        r"|\b(telescope|spectrograph|photometry|light curves?|spectroscopic observations)\b",
     ),
     _rule(
         "method",
@@ -105,6 +115,38 @@ RULES: tuple[Rule, ...] = (
         r"\bwe (propose|introduce|present|develop|design)\b.{0,60}\b(method|model|framework|approach|"
         r"algorithm|architecture|technique|strategy|network|pipeline|scheme|mechanism)\b"
         r"|\b(outperforms|state-of-the-art performance|surpass(es)? (existing|prior|previous))\b",
+    ),
+    _rule(
+        "system",
+        "text",
+        r"\b(open[- ]source|freely available|publicly available) (tool|software|platform|system|plugin|"
+        r"web[- ]based (tool|platform|application))\b|\bwe (present|introduce|describe|release|develop)\b"
+        r"[^.]{0,60}\b(an? )?(tool|platform|plugin|web[- ]based|software|application|assistant|app)\b",
+    ),
+    _rule(
+        "theory",
+        "text",
+        r"\bwe (prove|derive|establish|show that (the|every|any|there))\b"
+        r"|\b(theorem|lemma|conjecture|corollary)\b|\b(upper|lower|tight) bounds?\b|\bnp-(hard|complete)\b"
+        r"|\b(hamiltonian|lagrangian|perturbative|quantum field theor\w*|gauge theor\w*|string theor\w*|"
+        r"first[- ]principles calculations?|mean[- ]field theory|renormali[sz]\w+|spacetimes?|"
+        r"hilbert spaces?|banach|manifolds?|cohomolog\w*|isomorphi\w+|eigenvalues?|"
+        r"analytic(al)? (solutions?|results?|expressions?)|closed[- ]form)\b",
+    ),
+    _rule(
+        "empirical",
+        "text",
+        r"\bwe (conduct|perform|carry out|present|report) (a |an |the first )?"
+        r"(large[- ]scale |systematic |comprehensive |empirical |extensive |comparative |user |case |"
+        r"qualitative |quantitative |mixed[- ]methods? |in-depth )+"
+        r"(study|analysis|evaluation|comparison|investigation|survey of)\b"
+        r"|\b(an|this|our) empirical (study|analysis|investigation)\b|\binterview(s|ed)? with\b"
+        r"|\b(this|our|the present) (study|work|paper) (systematically )?"
+        r"(investigates|examines|evaluates|analy[sz]es|explores|assesses|compares|measures|quantifies)\b"
+        r"|\bwe (systematically |empirically )?"
+        r"(investigate|examine|analy[sz]e|evaluate|assess|explore|compare|measure|quantify|study) "
+        r"(whether|how|why|the (extent|impact|effects?|role|abilit\w+|capabilit\w+|robustness|"
+        r"performance of (existing|current|state-of-the-art|popular|several|various|different)))\b",
     ),
 )
 

@@ -6,6 +6,7 @@ on every entry (27 more of the rare types, for their recall)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -32,6 +33,7 @@ class TypeScores:
     macro_f1: float
     per_type: dict[str, tuple[float, float, float, int]]  # precision, recall, F1, papers labelled so
     papers: int
+    confusion: Counter[tuple[str, str]]  # (label, type given): papers
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class TypeEvaluation:
     decided_by_rules: int  # of the sample papers found
 
 
-def _scores(truth: list[str], predicted: list[str]) -> TypeScores:
+def type_scores(truth: list[str], predicted: list[str]) -> TypeScores:
     labels = [label for label in PAPER_TYPE_LABELS if label in truth]
     precision, recall, f1, support = precision_recall_fscore_support(
         truth, predicted, labels=labels, zero_division=0
@@ -54,6 +56,7 @@ def _scores(truth: list[str], predicted: list[str]) -> TypeScores:
             for label, p, r, f, s in zip(labels, precision, recall, f1, support, strict=True)
         },
         papers=len(truth),
+        confusion=Counter(zip(truth, predicted, strict=True)),
     )
 
 
@@ -71,8 +74,8 @@ def paper_types_evaluate() -> TypeEvaluation:
     natural = [arxiv_id for arxiv_id in order if list(labels).index(arxiv_id) < NATURAL_SAMPLE_SIZE]
     predicted = {arxiv_id: types[papers[arxiv_id].pk] for arxiv_id in order}
     return TypeEvaluation(
-        natural=_scores([labels[i] for i in natural], [predicted[i] for i in natural]),
-        everything=_scores([labels[i] for i in order], [predicted[i] for i in order]),
+        natural=type_scores([labels[i] for i in natural], [predicted[i] for i in natural]),
+        everything=type_scores([labels[i] for i in order], [predicted[i] for i in order]),
         missing=[arxiv_id for arxiv_id in labels if arxiv_id not in papers],
         decided_by_rules=sum(
             1 for paper in papers.values() if rule_type(paper.title, paper.abstract, paper.comments)

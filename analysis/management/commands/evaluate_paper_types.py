@@ -29,3 +29,18 @@ class Command(OneLineErrorCommand):
                 f"  {PAPER_TYPE_LABELS[label]:<22} precision {precision:.2f}  recall {recall:.2f}"
                 f"  F1 {f1:.2f}  ({support})"
             )
+        self.stdout.write(confusion_table(scores))
+
+
+def confusion_table(scores: TypeScores) -> str:
+    """Rows: the label; columns: the type given (first four letters of each type)."""
+    types = list(PAPER_TYPE_LABELS)
+    lines = [
+        "  confusion (rows: label, columns: type given)",
+        "  " + " " * 10 + "".join(f"{t[:4]:>6}" for t in types),
+    ]
+    for label in types:
+        if any(scores.confusion[(label, given)] for given in types):
+            counts = "".join(f"{scores.confusion[(label, given)]:>6}" for given in types)
+            lines.append(f"  {label:<10}{counts}")
+    return "\n".join(lines)
