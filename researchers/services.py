@@ -4,16 +4,18 @@ author position, and merging two researchers into one."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+import numpy as np
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from institutions.models import Affiliation
-from papers.models import Authorship
+from papers.models import Authorship, Paper
+from researchers.evidence import BRIDGE_AUTHOR_LIST, GroupEvidence, NameCommonness, merges_within_name
 from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.names import normalise_name
 
@@ -42,22 +44,29 @@ def _local_researchers() -> Q:
 
 
 @transaction.atomic
-def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int:
-    """Give every unmatched authorship (of the given papers, or all) a researcher from arXiv names alone.
+def researchers_group_by_names(
+    *, paper_ids: Iterable[int] | None = None, names: Iterable[str] | None = None, weak_evidence: bool = True
+) -> int:
+    """Give every unmatched authorship (of the given papers, or all) a researcher from arXiv names alone,
+    and look again at the researchers of the given normalised names (those of a batch just embedded).
 
     Teams and collaborations are left out: they are never researchers nor anyone's co-author. Within one
     normalised name, authorships whose papers share a co-author or print the same affiliation, directly or
-    through a chain of papers, are one researcher; groups with neither stay separate researchers with the
-    same name. Researchers built this way earlier join the grouping, so a new paper that bridges two of them
-    merges them (the absorbed id redirects). Returns the number of authorships linked.
+    through a chain of papers, are one researcher. Groups with neither are joined on weaker evidence taken
+    together (researchers/evidence.py: fields, years, the meaning of their papers, co-authors who wrote
+    together, how rare the name is) unless `weak_evidence` is off; the rest stay separate researchers with
+    the same name. Researchers built this way earlier join the grouping, so a new paper that bridges two
+    of them merges them (the absorbed id redirects). Returns the number of authorships linked.
     """
     unmatched = Authorship.objects.people().filter(researcher__isnull=True)
     if paper_ids is not None:
-        unmatched = unmatched.filter(paper_id__in=list(paper_ids))
+        unmatched = unmatched.filter(
+            Q(paper_id__in=list(paper_ids)) | Q(normalised_name__in=list(names or ()))
+        )
     unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name"))
-    if not unmatched_rows:
+    names = {row[2] for row in unmatched_rows} | set(names or ())
+    if not names:
         return 0
-    names = {row[2] for row in unmatched_rows}
     known_rows = list(
         Authorship.objects.filter(
             _local_researchers(), normalised_name__in=names, researcher__isnull=False
@@ -93,6 +102,8 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
         for affiliation in {normalise_name(a) for a in affiliations} - {""}:
             first = by_name_and_affiliation.setdefault((name, affiliation), authorship_id)
             components.union(first, authorship_id)
+    if weak_evidence:
+        _join_on_weak_evidence(components, nodes, coauthors)
 
     researchers_in: dict[int, set[int]] = defaultdict(set)
     for authorship_id, _paper_id, _name, researcher_id in known_rows:
@@ -105,7 +116,7 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
         members[root].append(authorship_id)
 
     normalised_of = {row[0]: row[2] for row in unmatched_rows}
-    new_roots = [root for root in members if not researchers_in[root]]
+    new_roots = [root for root in members if root not in researchers_in]
     created = Researcher.objects.bulk_create(
         Researcher(
             display_name=written_names[root].most_common(1)[0][0],
@@ -114,13 +125,12 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
         for root in new_roots
     )
     owner = {root: researcher.pk for root, researcher in zip(new_roots, created, strict=True)}
-    for root in members:
-        if root in owner:
-            continue
-        survivor_id, *absorbed_ids = sorted(researchers_in[root])
-        survivor = Researcher.objects.get(pk=survivor_id)
-        for absorbed in Researcher.objects.filter(pk__in=absorbed_ids):
-            researcher_absorb(survivor=survivor, absorbed=absorbed)
+    for root, researcher_ids in researchers_in.items():
+        survivor_id, *absorbed_ids = sorted(researcher_ids)
+        if absorbed_ids:
+            survivor = Researcher.objects.get(pk=survivor_id)
+            for absorbed in Researcher.objects.filter(pk__in=absorbed_ids):
+                researcher_absorb(survivor=survivor, absorbed=absorbed)
         owner[root] = survivor_id
 
     links = [
@@ -130,6 +140,68 @@ def researchers_group_by_names(*, paper_ids: Iterable[int] | None = None) -> int
     ]
     Authorship.objects.bulk_update(links, ["researcher"], batch_size=2000)
     return len(links)
+
+
+def _join_on_weak_evidence(
+    components: _Components, nodes: list[tuple[int, int, str]], coauthors: Mapping[int, set[str]]
+) -> None:
+    """Join the groups of one name that the weaker evidence, taken together, says are one person."""
+    roots_of_name: dict[str, set[int]] = defaultdict(set)
+    for authorship_id, _paper_id, name in nodes:
+        roots_of_name[name].add(components.find(authorship_id))
+    split_names = {name for name, roots in roots_of_name.items() if len(roots) > 1}
+    if not split_names:
+        return
+    split_nodes = [node for node in nodes if node[2] in split_names]
+    papers = {
+        paper_id: (field_name, published.year, vector)
+        for paper_id, field_name, published, vector in Paper.objects.filter(
+            pk__in={node[1] for node in split_nodes}
+        ).values_list("id", "primary_category", "published", "embedding")
+    }
+    groups: dict[str, dict[int, GroupEvidence]] = defaultdict(dict)
+    for authorship_id, paper_id, name in split_nodes:
+        field_name, year, vector = papers[paper_id]
+        evidence = groups[name].setdefault(components.find(authorship_id), GroupEvidence())
+        evidence.add_paper(
+            coauthors=coauthors[paper_id] - {name},
+            field_name=field_name,
+            year=year,
+            vector=None if vector is None else np.asarray(vector, dtype=float),
+        )
+    commonness = NameCommonness(
+        Authorship.objects.people().order_by().values_list("normalised_name", flat=True).distinct()
+    )
+    neighbours = _coauthor_neighbours(
+        set().union(*(e.coauthors for by_root in groups.values() for e in by_root.values()))
+    )
+    for name, by_root in groups.items():
+        holders = commonness.expected_holders(name)
+        for one, other in merges_within_name(
+            by_root, expected_holders=holders, neighbours=neighbours, commonness=commonness
+        ):
+            components.union(one, other)
+
+
+def _coauthor_neighbours(names: set[str]) -> dict[str, set[str]]:
+    """Everyone each of these names has written a paper of a short author list with, anywhere in the
+    corpus (the lists a bridge may be read from)."""
+    papers_of: dict[str, set[int]] = defaultdict(set)
+    theirs = Authorship.objects.people().filter(normalised_name__in=names)
+    for name, paper_id in theirs.values_list("normalised_name", "paper_id"):
+        papers_of[name].add(paper_id)
+    names_on: dict[int, set[str]] = defaultdict(set)
+    for paper_id, name in (
+        Authorship.objects.people()
+        .filter(paper_id__in=set().union(*papers_of.values()) if papers_of else set())
+        .values_list("paper_id", "normalised_name")
+    ):
+        names_on[paper_id].add(name)
+    short = {paper_id: on for paper_id, on in names_on.items() if len(on) <= BRIDGE_AUTHOR_LIST}
+    return {
+        name: set().union(*(short.get(paper_id, set()) for paper_id in paper_ids)) - {name}
+        for name, paper_ids in papers_of.items()
+    }
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ from researchers.services import researchers_group_by_names
 
 logger = logging.getLogger(__name__)
 
+
 def locked(name: str, *, dry_run: bool) -> Any:
     """One writing run per harvester; a dry run writes nothing and needs no lock."""
     return nullcontext() if dry_run else source_lock(name)

@@ -1,0 +1,115 @@
+"""Researcher identity on the weaker evidence (researchers/evidence.py): groups of one name that share no
+co-author are joined only when several signals agree, and the commoner the name, the more it takes."""
+
+from __future__ import annotations
+
+import datetime
+
+import numpy as np
+import pytest
+from django.conf import settings
+
+from papers.models import Authorship, Paper
+from researchers.evidence import NameCommonness
+from researchers.models import Researcher, ResearcherRedirect
+from researchers.services import researchers_group_by_names
+from tests.factories import make_paper
+
+pytestmark = pytest.mark.django_db
+
+rng = np.random.default_rng(7)
+
+
+def topic() -> np.ndarray:
+    return rng.normal(size=settings.EMBEDDING_DIMENSIONS)
+
+
+def near(vector: np.ndarray, noise: float = 0.3) -> list[float]:
+    """A paper on the same topic: cosine about 0.9 with `vector`."""
+    return list(vector + noise * rng.normal(size=vector.shape) * np.linalg.norm(vector) / vector.size**0.5)
+
+
+def other_names(count: int, given: str = "", family: str = "") -> list[str]:
+    return [f"{given or f'Given{i}'} {family or f'Family{i}'}" for i in range(count)]
+
+
+def paper_on(vector: list[float] | None, authors: list[str], year: int = 2025) -> Paper:
+    paper = make_paper(authors=authors, published=datetime.date(year, 5, 1))
+    if vector is not None:
+        Paper.objects.filter(pk=paper.pk).update(embedding=vector)
+    return paper
+
+
+def researcher_of(paper: Paper, name: str) -> Researcher:
+    return Authorship.objects.get(paper=paper, name=name).researcher
+
+
+def test_the_commonness_of_a_name_comes_from_its_given_and_family_names():
+    commonness = NameCommonness(
+        ["yang liu", "yang wang", "yang chen", "hao liu", "wei liu", "dacheng tao", "jie tao", "ada lovelace"]
+    )
+    assert commonness.expected_holders("yang liu") == pytest.approx(3 * 3 / 8)
+    assert commonness.expected_holders("dacheng tao") == pytest.approx(1 * 2 / 8)
+    assert commonness.expected_holders("plato") == float("inf")  # one word: never rare
+
+
+def test_a_rare_name_on_related_papers_in_the_same_years_is_one_researcher_and_the_old_id_redirects():
+    make_paper(authors=other_names(40))  # a corpus in which "Zoltan Weftmaker" is a rare name
+    subject = topic()
+    first = paper_on(None, ["Zoltan Weftmaker", "Ada Lovelace"])
+    second = paper_on(None, ["Zoltan Weftmaker", "Grace Hopper"], year=2026)
+    researchers_group_by_names()
+    assert researcher_of(first, "Zoltan Weftmaker") != researcher_of(second, "Zoltan Weftmaker")
+    absorbed = max(researcher_of(first, "Zoltan Weftmaker").pk, researcher_of(second, "Zoltan Weftmaker").pk)
+
+    # Their papers are embedded: both are about one topic, and the name is looked at again.
+    for paper in (first, second):
+        Paper.objects.filter(pk=paper.pk).update(embedding=near(subject))
+    researchers_group_by_names(names=["zoltan weftmaker"])
+
+    assert researcher_of(first, "Zoltan Weftmaker") == researcher_of(second, "Zoltan Weftmaker")
+    assert ResearcherRedirect.objects.get(old_id=absorbed).researcher == researcher_of(
+        first, "Zoltan Weftmaker"
+    )
+
+
+def test_a_rare_name_years_apart_or_on_unrelated_papers_stays_two_researchers():
+    make_paper(authors=other_names(40))
+    subject = topic()
+    first = paper_on(near(subject), ["Zoltan Weftmaker", "Ada Lovelace"], year=2007)
+    decade_later = paper_on(near(subject), ["Zoltan Weftmaker", "Grace Hopper"], year=2025)
+    unrelated = paper_on(near(topic()), ["Zoltan Weftmaker", "Alan Turing"], year=2007)
+    researchers_group_by_names()
+    assert len({researcher_of(p, "Zoltan Weftmaker") for p in (first, decade_later, unrelated)}) == 3
+
+
+def test_a_common_name_on_one_topic_without_a_lab_link_stays_two_researchers():
+    # "Wei Zhang" is common here: many a Wei, many a Zhang.
+    make_paper(authors=other_names(12, given="Wei") + other_names(12, family="Zhang"))
+    subject = topic()
+    first = paper_on(near(subject), ["Wei Zhang", "Ada Lovelace"])
+    second = paper_on(near(subject), ["Wei Zhang", "Grace Hopper"])
+    researchers_group_by_names()
+    assert researcher_of(first, "Wei Zhang") != researcher_of(second, "Wei Zhang")
+
+
+def test_a_common_name_whose_coauthors_wrote_together_on_one_topic_is_one_researcher():
+    make_paper(authors=other_names(12, given="Wei") + other_names(12, family="Zhang"))
+    subject = topic()
+    first = paper_on(near(subject), ["Wei Zhang", "Ada Lovelace", "Charles Babbage"])
+    second = paper_on(near(subject), ["Wei Zhang", "Grace Hopper", "Alan Turing"])
+    # Without Wei Zhang, the co-authors of both papers wrote together: one lab.
+    paper_on(None, ["Ada Lovelace", "Grace Hopper"])
+    paper_on(None, ["Charles Babbage", "Alan Turing"])
+    researchers_group_by_names()
+    assert researcher_of(first, "Wei Zhang") == researcher_of(second, "Wei Zhang")
+
+
+def test_coauthors_who_wrote_together_only_in_a_long_author_list_are_no_lab_link():
+    make_paper(authors=other_names(12, given="Wei") + other_names(12, family="Zhang"))
+    subject = topic()
+    first = paper_on(near(subject), ["Wei Zhang", "Ada Lovelace", "Charles Babbage"])
+    second = paper_on(near(subject), ["Wei Zhang", "Grace Hopper", "Alan Turing"])
+    paper_on(None, ["Ada Lovelace", "Grace Hopper", "Charles Babbage", "Alan Turing", *other_names(30)])
+    researchers_group_by_names()
+    assert researcher_of(first, "Wei Zhang") != researcher_of(second, "Wei Zhang")
