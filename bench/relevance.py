@@ -5,15 +5,18 @@ BM25 reference.
   no boosts, no stop words) built here from the same corpus, answering each bench query with every word
   required, as the site does. It shares the library with the site's keyword index, not its analysers,
   boosts, author field or filters.
-- Known items: papers drawn at random, half of them from the older half of the corpus, each searched by
-  three or four of its abstract's words, chosen as someone remembering a paper would: the rarest words
-  first, then whichever narrows the matches most. MRR@10 is the mean of 1 / (the paper's place in the top
-  ten), 0 when it is not there; also reported over the papers older than the newest
-  SEARCH_KEYWORD_CANDIDATES matches of their query, which the PostgreSQL ranking cannot reach.
+- Known items: half drawn from the whole corpus, each searched by three or four of its abstract's words
+  as someone remembering a paper would choose them (the rarest first, then whichever narrows the matches
+  most); half from the older half of the corpus, by three everyday words of its abstract that more than
+  SEARCH_KEYWORD_CANDIDATES newer papers share and for which the reference puts it first: papers the
+  PostgreSQL ranking, which looks at the newest matches only, cannot reach (see `known_items`). MRR@10
+  is the mean of 1 / (the paper's place in the top ten), 0 when it is not there, over all items and
+  over each half.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 import time
@@ -31,7 +34,8 @@ from papers.search.query import Filters, Mode, parse
 KNOWN_ITEMS = 60
 NO_FILTERS = Filters()
 WORDS_PER_ITEM = (3, 4)
-RAREST_CONSIDERED = 12
+RAREST_CONSIDERED = 20
+EVERYDAY_CONSIDERED = 8
 _WORD = re.compile(r"[A-Za-z][a-z]{3,}")
 _STEMMED = (
     tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
@@ -122,35 +126,71 @@ class Reference:
 
 
 def known_items(reference: Reference, papers: int, seed: int) -> list[KnownItem]:
+    """Half the items from any paper by its rarest words (papers whose four best words still match more
+    than ten papers are left out: no query of their words names them); half from the older half of the
+    corpus, by three everyday words of its abstract that more than SEARCH_KEYWORD_CANDIDATES newer
+    papers also contain, and for which the reference puts it first: a paper only a ranking over every
+    match can find."""
     rng = np.random.default_rng([seed, 200])
-    older = rng.integers(1, papers // 2 + 1, KNOWN_ITEMS // 2)  # ids follow dates loosely: check below
-    anywhere = rng.integers(1, papers + 1, KNOWN_ITEMS - len(older))
-    chosen = [int(pk) for pk in np.concatenate([older, anywhere])]
-    rows = dict(Paper.objects.filter(pk__in=chosen).values_list("pk", "abstract"))
-    published = dict(Paper.objects.filter(pk__in=chosen).values_list("pk", "published"))
-    items = []
-    for pk in chosen:
-        words = sorted(
-            {word.lower() for word in _WORD.findall(rows.get(pk, ""))},
-            key=lambda word: (reference.abstract_frequency(word), word),
-        )[:RAREST_CONSIDERED]
-        picked: list[str] = []
-        while len(picked) < WORDS_PER_ITEM[1] and len(picked) < len(words):
-            counts = {
-                word: reference.count(reference.query(" ".join([*picked, word])))
-                for word in words
-                if word not in picked
-            }
-            best = min(counts, key=lambda word: (counts[word], words.index(word)))
-            picked.append(best)
-            if len(picked) >= WORDS_PER_ITEM[0] and counts[best] <= 1:
-                break
-        if len(picked) < WORDS_PER_ITEM[0]:
-            continue
-        text = " ".join(picked)
-        newer = reference.count(reference.query(text, newer_than=published[pk].toordinal()))
-        items.append(KnownItem(pk, text, newer >= settings.SEARCH_KEYWORD_CANDIDATES))
+    anywhere = [int(pk) for pk in rng.integers(1, papers + 1, KNOWN_ITEMS)]
+    older = [int(pk) for pk in rng.integers(1, papers // 2 + 1, KNOWN_ITEMS * 2)]
+    rows = dict(Paper.objects.filter(pk__in=anywhere + older).values_list("pk", "abstract"))
+    published = dict(Paper.objects.filter(pk__in=anywhere + older).values_list("pk", "published"))
+    items: list[KnownItem] = []
+    for pk in anywhere:
+        if len(items) == KNOWN_ITEMS // 2:
+            break
+        text = _distinctive_words(reference, rows.get(pk, ""))
+        if text is not None:
+            newer = reference.count(reference.query(text, newer_than=published[pk].toordinal()))
+            items.append(KnownItem(pk, text, newer >= settings.SEARCH_KEYWORD_CANDIDATES))
+    wanted = len(items) + KNOWN_ITEMS // 2
+    for pk in older:
+        if len(items) == wanted:
+            break
+        text = _everyday_words(reference, pk, rows.get(pk, ""), published[pk].toordinal(), papers)
+        if text is not None:
+            items.append(KnownItem(pk, text, older_than_newest_candidates=True))
     return items
+
+
+def _words(abstract: str, reference: Reference) -> list[str]:
+    return sorted(
+        {word.lower() for word in _WORD.findall(abstract)},
+        key=lambda word: (reference.abstract_frequency(word), word),
+    )
+
+
+def _distinctive_words(reference: Reference, abstract: str) -> str | None:
+    words = _words(abstract, reference)[:RAREST_CONSIDERED]
+    picked: list[str] = []
+    count = 0
+    while len(picked) < WORDS_PER_ITEM[1] and len(picked) < len(words):
+        counts = {
+            word: reference.count(reference.query(" ".join([*picked, word])))
+            for word in words
+            if word not in picked
+        }
+        best = min(counts, key=lambda word: (counts[word], words.index(word)))
+        picked.append(best)
+        count = counts[best]
+        if len(picked) >= WORDS_PER_ITEM[0] and count <= 1:
+            break
+    return " ".join(picked) if len(picked) >= WORDS_PER_ITEM[0] and count <= 10 else None
+
+
+def _everyday_words(reference: Reference, pk: int, abstract: str, date: int, papers: int) -> str | None:
+    everyday = [
+        word
+        for word in _words(abstract, reference)
+        if papers * 0.005 <= reference.abstract_frequency(word) <= papers * 0.3
+    ][:EVERYDAY_CONSIDERED]
+    for combination in itertools.combinations(everyday, WORDS_PER_ITEM[0]):
+        text = " ".join(combination)
+        newer = reference.count(reference.query(text, newer_than=date))
+        if newer >= settings.SEARCH_KEYWORD_CANDIDATES and reference.top(text, k=1) == [pk]:
+            return text
+    return None
 
 
 def _reciprocal_rank(item: KnownItem, mode: Mode) -> float:
@@ -162,7 +202,9 @@ def _reciprocal_rank(item: KnownItem, mode: Mode) -> float:
 def mrr(items: list[KnownItem], mode: Mode) -> dict:
     ranks = [_reciprocal_rank(item, mode) for item in items]
     old = [rank for rank, item in zip(ranks, items, strict=True) if item.older_than_newest_candidates]
+    recent = [rank for rank, item in zip(ranks, items, strict=True) if not item.older_than_newest_candidates]
     return {
+        "mrr_at_10_within_newest_candidates": round(statistics.fmean(recent), 3) if recent else None,
         "mrr_at_10": round(statistics.fmean(ranks), 3),
         "found_in_top_10": round(sum(rank > 0 for rank in ranks) / len(ranks), 3),
         "items": len(items),

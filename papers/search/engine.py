@@ -239,23 +239,38 @@ def _keyword(
     while it cannot answer, ts_rank over the newest matches in PostgreSQL."""
     if full is None:
         return _KeywordList([], 0, False)
-    limit = min(max(needed, settings.SEARCH_KEYWORD_CANDIDATES), settings.SEARCH_MAX_RESULTS + 1)
-    matches = keyword_index.search(query, limit=limit)
-    if matches is None:
-        entries = _newest_ranked(query, papers, full)
-        return _KeywordList(entries, len(entries), len(entries) >= settings.SEARCH_KEYWORD_CANDIDATES)
-    # The index's answer, checked by PostgreSQL: every filter (cited: only here) and the exact match
-    # (phrases, fields, exclusions), so a paper changed or removed since it was indexed is not shown.
-    rows = {row[0]: row for row in papers.matching_words(full).filter(pk__in=matches.ids).values_list(*_ROW)}
-    entries = [
-        RankedPaper(*rows[pk], keyword_rank=place, score=score)
-        for place, (pk, score) in enumerate(
-            ((pk, score) for pk, score in zip(matches.ids, matches.scores, strict=True) if pk in rows),
-            start=1,
-        )
-    ]
+    wanted = min(needed, settings.SEARCH_MAX_RESULTS + 1)
+    fetched = wanted
+    while True:
+        matches = keyword_index.search(query, limit=fetched)
+        if matches is None:
+            entries = _newest_ranked(query, papers, full)
+            return _KeywordList(entries, len(entries), len(entries) >= settings.SEARCH_KEYWORD_CANDIDATES)
+        entries = _checked(matches, papers, full)
+        # Papers the SQL check drops (cited:, or changed since they were indexed) leave the list short:
+        # then ask the index for more, four times as many each time.
+        if len(entries) >= wanted or len(matches.ids) < fetched or fetched > settings.SEARCH_MAX_RESULTS:
+            break
+        fetched *= 4
     dropped = len(matches.ids) - len(entries)
     return _KeywordList(entries, max(len(entries), matches.total - dropped), dropped > 0)
+
+
+def _checked(
+    matches: keyword_index.KeywordMatches, papers: PaperQuerySet, full: SearchQuery
+) -> list[RankedPaper]:
+    """The index's answer, checked by PostgreSQL, in the index's order: every filter (cited: only here)
+    and the exact match (phrases, fields, exclusions), so a paper changed or removed since it was indexed
+    is not shown. A page's worth of ids is read by primary key; the full-text index is not needed."""
+    rows = {
+        row[0]: row
+        for row in papers.matching_words(full).filter(pk__in=matches.ids).order_by().values_list(*_ROW)
+    }
+    kept = [(pk, score) for pk, score in zip(matches.ids, matches.scores, strict=True) if pk in rows]
+    return [
+        RankedPaper(*rows[pk], keyword_rank=place, score=score)
+        for place, (pk, score) in enumerate(kept, start=1)
+    ]
 
 
 def _newest_ranked(query: ParsedQuery, papers: PaperQuerySet, full: SearchQuery) -> list[RankedPaper]:
