@@ -205,6 +205,7 @@ def relevance(bench_queries: list[BenchQuery], papers: int, seed: int) -> dict:
                 f"reference + {CATEGORY}": bench_relevance.overlap(texts, reference, CATEGORY_FILTER),
             }
     report["hybrid"] = bench_relevance.mrr(items, Mode.HYBRID)
+    report["BM25 reference"] = bench_relevance.reference_mrr(items, reference)
     return report
 
 

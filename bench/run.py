@@ -192,7 +192,7 @@ def table(report: dict) -> str:
             f"{recall:>20}{result['full_pages']:>12.0%}  ≤ {target} ms: {verdict}"
         )
     relevance = report.get("relevance", {})
-    for name in ("keyword", "keyword" + measure.POSTGRES, "hybrid"):
+    for name in ("keyword", "keyword" + measure.POSTGRES, "hybrid", "BM25 reference"):
         if name in relevance:
             result = relevance[name]
             overlaps = " · ".join(

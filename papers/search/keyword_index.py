@@ -199,6 +199,8 @@ def _tokens(field: str, text: str) -> list[tuple[int, str]]:
 def _term_query(term: Term) -> tantivy.Query | None:
     """A term in any of its fields: one word, or its words in a row (PostgreSQL reads a quoted text of
     several words, `GPT-3.5` as much as "neural network", as a phrase)."""
+    if term.field is Field.ANY and not _tokens("title", term.text):
+        return None  # stop words alone, which PostgreSQL's `english` configuration drops
     parts = []
     for field, boost in _TEXT_FIELDS[term.field]:
         tokens = _tokens(field, term.text)
