@@ -7,15 +7,19 @@ import random
 import re
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_settings
 from tqdm import tqdm
 
+from bench import relevance as bench_relevance
 from bench.corpus import ONE_PERCENT_CATEGORY, Plan, query_vector_near
 from bench.sources import Sources
 from institutions.models import Institution
@@ -35,9 +39,12 @@ SAMPLED_FROM_TITLES = 15
 CATEGORY = "cs.LG"  # a broad category: about a fifth of the corpus
 CATEGORY_FILTER = Filters(categories=(CATEGORY,))
 ONE_PERCENT_FILTER = Filters(categories=(ONE_PERCENT_CATEGORY,))
+POSTGRES = " (PostgreSQL)"  # a case run with the keyword index out of the way: the fallback's ranking
 CASES = [
     ("keyword", Mode.KEYWORD, Filters()),
     (f"keyword + {CATEGORY}", Mode.KEYWORD, CATEGORY_FILTER),
+    ("keyword" + POSTGRES, Mode.KEYWORD, Filters()),
+    (f"keyword + {CATEGORY}" + POSTGRES, Mode.KEYWORD, CATEGORY_FILTER),
     ("semantic", Mode.SEMANTIC, Filters()),
     (f"semantic + {CATEGORY}", Mode.SEMANTIC, CATEGORY_FILTER),
     ("semantic + 1% filter", Mode.SEMANTIC, ONE_PERCENT_FILTER),
@@ -128,37 +135,78 @@ def exact_nearest(vector: np.ndarray, filters: Filters, k: int = 10) -> list[int
         return list(Paper.objects.filtered_by(filters).nearest_to(vector).values_list("pk", flat=True)[:k])
 
 
+@contextmanager
+def keyword_index_off(off: bool = True) -> Iterator[None]:
+    """Inside: the keyword index looks missing, so keyword search ranks with PostgreSQL (its fallback)."""
+    if not off:
+        yield
+        return
+    with override_settings(SEARCH_KEYWORD_INDEX_DIR=settings.SEARCH_KEYWORD_INDEX_DIR / "absent"):
+        yield
+
+
 def search_cases(bench_queries: list[BenchQuery], repeat: int) -> dict[str, dict]:
     """Per case: the full search (engine.run: ranking, the page's rows, snippets, authors, matching
     names) and retrieval alone (engine.rank: the ranked ids), then recall against exact search in a
-    separate pass, so exact search's full scans never sit between timed runs."""
+    separate pass, so exact search's full scans never sit between timed runs. The rounds alternate
+    between the cases (every case once per round), so a slow spell of the machine hits them alike."""
+    full = {name: Timing() for name, _mode, _filters in CASES}
+    retrieval = {name: Timing() for name, _mode, _filters in CASES}
+    full_pages = dict.fromkeys(full, 0)
+    parsed = {
+        name: [parse(query.text, mode=mode, filters=filters) for query in bench_queries]
+        for name, mode, filters in CASES
+    }
+    for name, _mode, _filters in CASES:  # warm: first runs read from disk and fill caches
+        with keyword_index_off(name.endswith(POSTGRES)):
+            for query in parsed[name]:
+                engine.run(query)
+    for _round in tqdm(range(max(2, repeat)), desc="search cases", unit=" rounds"):
+        for name, _mode, _filters in CASES:
+            with keyword_index_off(name.endswith(POSTGRES)):
+                for query in parsed[name]:
+                    started = time.perf_counter()
+                    found = engine.run(query)
+                    full[name].milliseconds.append((time.perf_counter() - started) * 1000)
+                    started = time.perf_counter()
+                    engine.rank(query, needed=found.per_page)
+                    retrieval[name].milliseconds.append((time.perf_counter() - started) * 1000)
+                    full_pages[name] += len(found.hits) == found.per_page
     results: dict[str, dict] = {}
     for name, mode, filters in CASES:
-        full, retrieval, full_pages = Timing(), Timing(), 0
-        parsed = [parse(query.text, mode=mode, filters=filters) for query in bench_queries]
-        for query in parsed:  # warm: first runs read from disk and fill caches
-            engine.run(query)
-        for _round in tqdm(range(repeat), desc=f"search {name}", unit=" rounds"):
-            for query in parsed:
-                started = time.perf_counter()
-                found = engine.run(query)
-                full.milliseconds.append((time.perf_counter() - started) * 1000)
-                started = time.perf_counter()
-                engine.rank(query, needed=found.per_page)
-                retrieval.milliseconds.append((time.perf_counter() - started) * 1000)
-                full_pages += len(found.hits) == found.per_page
-        results[name] = full.summary() | {
-            "retrieval": retrieval.summary(),
-            "full_pages": round(full_pages / len(parsed) / repeat, 3),
+        results[name] = full[name].summary() | {
+            "retrieval": retrieval[name].summary(),
+            "full_pages": round(full_pages[name] / len(full[name].milliseconds), 3),
         }
         if mode is Mode.SEMANTIC:
             recalls = [
                 _recall(query, parsed_query, filters)
-                for query, parsed_query in zip(bench_queries, parsed, strict=True)
+                for query, parsed_query in zip(bench_queries, parsed[name], strict=True)
             ]
             results[name]["recall_at_10"] = round(statistics.fmean(recalls), 4)
             results[name]["worst_recall_at_10"] = round(min(recalls), 2)
     return results
+
+
+def relevance(bench_queries: list[BenchQuery], papers: int, seed: int) -> dict:
+    """Known-item MRR@10 and overlap with the BM25 reference, for the keyword index and for PostgreSQL's
+    ranking (the fallback), and MRR@10 of hybrid search (see bench.relevance)."""
+    reference = bench_relevance.Reference()
+    items = bench_relevance.known_items(reference, papers, seed)
+    texts = [query.text for query in bench_queries]
+    report: dict = {"reference_build_seconds": reference.build_seconds, "known_items": [
+        {"paper": item.paper_id, "query": item.text, "older": item.older_than_newest_candidates}
+        for item in items
+    ]}  # fmt: skip
+    for label, off in (("keyword", False), ("keyword" + POSTGRES, True)):
+        with keyword_index_off(off):
+            report[label] = bench_relevance.mrr(items, Mode.KEYWORD) | {
+                "reference": bench_relevance.overlap(texts, reference, Filters()),
+                f"reference + {CATEGORY}": bench_relevance.overlap(texts, reference, CATEGORY_FILTER),
+            }
+    report["hybrid"] = bench_relevance.mrr(items, Mode.HYBRID)
+    report["BM25 reference"] = bench_relevance.reference_mrr(items, reference)
+    return report
 
 
 def _recall(query: BenchQuery, parsed: ParsedQuery, filters: Filters) -> float:

@@ -13,10 +13,13 @@ from pathlib import Path
 import psycopg
 from django.conf import settings
 from django.core.management import call_command
+from django.test.utils import override_settings
 from tqdm import tqdm
 
 from bench import chat, corpus, database, measure
 from bench.sources import load_sources
+from core.progress import progress_bar
+from papers.search import keyword_index as search_keyword_index
 from wovepaper.wsgi import freeze_start_up
 
 
@@ -48,6 +51,21 @@ def build(url: str, spec: corpus.CorpusSpec, rebuild: bool) -> tuple[corpus.Plan
     with psycopg.connect(url) as connection:
         database.mark_complete(connection, spec)
     return plan, {"reused": False, "load_seconds": round(loaded, 1), "index_seconds": index_seconds}
+
+
+def keyword_index(spec: corpus.CorpusSpec, rebuild: bool) -> dict:
+    """The site's keyword index of this corpus, under var/bench beside its database; built unless it is
+    there and complete."""
+    override_settings(
+        SEARCH_KEYWORD_INDEX_DIR=settings.VAR_DIR / "bench" / f"keyword-index-{spec.papers}-{spec.seed}"
+    ).enable()
+    if not rebuild and search_keyword_index.state() == "ok":
+        return {"keyword_index_reused": True}
+    started = time.monotonic()
+    bar, progress = progress_bar("keyword index", verbosity=1)
+    with bar:
+        search_keyword_index.rebuild(progress)
+    return {"keyword_index_seconds": round(time.monotonic() - started, 1)}
 
 
 def machine(url: str) -> dict:
@@ -92,6 +110,7 @@ def sizes(url: str) -> dict:
 def run(args: argparse.Namespace, url: str) -> dict:
     spec = corpus.CorpusSpec(papers=args.papers, seed=args.seed)
     plan, build_times = build(url, spec, args.rebuild)
+    build_times |= keyword_index(spec, args.rebuild)
     call_command("collectstatic", "--noinput", verbosity=0)
     prewarmed = database.prewarm(url)
     bench_queries = measure.queries(plan, load_sources(), args.seed)
@@ -123,6 +142,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
     parts = args.only or ["search", "pages", "chat"]
     if "search" in parts:
         report["search"] = measure.search_cases(bench_queries, args.repeat)
+        report["relevance"] = measure.relevance(bench_queries, spec.papers, spec.seed)
     if "pages" in parts:
         report["pages"] = measure.pages(bench_queries, args.repeat, args.seed)
     if "chat" in parts:
@@ -171,6 +191,19 @@ def table(report: dict) -> str:
             f"{retrieval['p50_ms']:>8.1f}{retrieval['p95_ms']:>8.1f}"
             f"{recall:>20}{result['full_pages']:>12.0%}  ≤ {target} ms: {verdict}"
         )
+    relevance = report.get("relevance", {})
+    for name in ("keyword", "keyword" + measure.POSTGRES, "hybrid", "BM25 reference"):
+        if name in relevance:
+            result = relevance[name]
+            overlaps = " · ".join(
+                f"{label} overlap@10 {value['overlap_at_10']:.2f} (worst {value['worst_overlap_at_10']:.1f})"
+                for label, value in result.items()
+                if label.startswith("reference")
+            )
+            lines.append(
+                f"{name:<26}known-item MRR@10 {result['mrr_at_10']:.3f} (older than the newest candidates: "
+                f"{result['mrr_at_10_older_than_newest_candidates']}) {overlaps}"
+            )
     lines.append(f"{'page (server time)':<44}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'queries':>9}")
     for name, result in report.get("pages", {}).items():
         lines.append(

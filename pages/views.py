@@ -14,6 +14,7 @@ from core.health import dependencies
 from core.negotiation import MARKDOWN_CONTENT_TYPE, markdown_alternative, prefers_markdown
 from institutions.models import Institution
 from papers.models import Paper
+from papers.search import keyword_index
 from researchers.models import Researcher
 
 logger = logging.getLogger(__name__)
@@ -97,6 +98,9 @@ def readyz(request: HttpRequest) -> HttpResponse:
     Pages degrade without Redis (core.cache), so this is where its absence shows."""
     status = dependencies()
     body = {name: "ok" if up else "unavailable" for name, up in status.items()}
+    # Keyword search degrades to PostgreSQL's ranking without its index: reported, not a failure.
+    index_state = keyword_index.state() if status["database"] else "unknown"
+    body["keyword_index"] = index_state if index_state == "ok" else f"{index_state}: PostgreSQL ranks"
     return JsonResponse(body, status=200 if all(status.values()) else 503)
 
 

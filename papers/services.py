@@ -6,6 +6,7 @@ from django.db import transaction
 
 from papers.embedding import embed_texts, paper_text
 from papers.models import Paper
+from papers.search import keyword_index
 
 
 def papers_embed(*, paper_ids: Iterable[int]) -> int:
@@ -23,4 +24,7 @@ def papers_embed(*, paper_ids: Iterable[int]) -> int:
             Paper.objects.filter(
                 pk=paper.pk, embedding__isnull=True, title=paper.title, abstract=paper.abstract
             ).update(embedding=vector)
+    # The keyword index follows the embedding: a paper new to the corpus is searchable by its words
+    # once it is searchable by its meaning.
+    keyword_index.index_papers([paper.pk for paper in papers])
     return len(papers)

@@ -49,6 +49,9 @@ def _configure_environment() -> None:
     os.environ.setdefault("HTTPS", "false")
     os.environ["STATIC_ROOT"] = str(_session_dir / "static")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # No keyword index unless a test builds one (keyword search then ranks with PostgreSQL); never the
+    # developer's index under var/, which holds other papers.
+    os.environ["SEARCH_KEYWORD_INDEX_DIR"] = str(_session_dir / "keyword-index")
     # A loaded test machine (two cores, several sessions) answers Redis in more than production's 100 ms at
     # times: the cache then counted as down and limits that fail closed answered 503. The outage tests set
     # 100 ms themselves.

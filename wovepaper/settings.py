@@ -416,6 +416,12 @@ SEARCH_HYBRID_DEPTH = 100  # each of the keyword and semantic lists fused for hy
 # word even the nearest paper is 0.74 or more away.
 SEARCH_HYBRID_MAX_DISTANCE = 0.72
 SEARCH_HNSW_EF_SEARCH = env_int("SEARCH_HNSW_EF_SEARCH", 100, minimum=10)
+# Keyword relevance is BM25 over every paper in a tantivy index under var/ (papers/search/keyword_index.py),
+# kept in step by the embedding and rebuilt by `manage.py build_keyword_index`. While it is missing, or more
+# than SEARCH_KEYWORD_INDEX_MAX_MISSING_PERCENT of the papers are not in it, keyword search ranks the newest
+# SEARCH_KEYWORD_CANDIDATES matches in PostgreSQL instead (above), and /readyz says so.
+SEARCH_KEYWORD_INDEX_DIR = Path(env_str("SEARCH_KEYWORD_INDEX_DIR", str(VAR_DIR / "keyword-index")))
+SEARCH_KEYWORD_INDEX_MAX_MISSING = env_int("SEARCH_KEYWORD_INDEX_MAX_MISSING_PERCENT", 2) / 100
 SEARCH_QUERY_VECTOR_TTL = env_int("SEARCH_QUERY_VECTOR_TTL", 60 * 60 * 24 * 30, minimum=60)
 SEARCH_RATE_LIMIT = env_rate("SEARCH_RATE_LIMIT", "60/m")  # per client address, /search and /api/search
 

@@ -1,8 +1,10 @@
 """Running a parsed query: `run(parsed_query, page=…)` gives SearchResults, plain objects any page or API
 can present.
 
-- keyword: full-text search over the stored weighted vector, ts_rank over the newest matches
-  (SEARCH_KEYWORD_CANDIDATES of them), or every match by date or citations when sorted so.
+- keyword: BM25 over every paper through the keyword index (papers.search.keyword_index), its ids checked
+  against the filters and the full-text match in SQL; while the index is missing or stale, ts_rank over
+  the newest SEARCH_KEYWORD_CANDIDATES matches in PostgreSQL. Every match by date or citations when
+  sorted so.
 - semantic: nearest neighbours of the query's vector through the HNSW index, with iterative scans so
   that filters still fill a page. Plain words shape the meaning; phrases, fields and exclusions filter.
 - hybrid (the default): reciprocal rank fusion of the keyword and semantic lists.
@@ -27,6 +29,7 @@ from django.utils.text import Truncator
 from institutions.models import Institution
 from papers.models import Authorship, Paper
 from papers.querysets import PaperQuerySet
+from papers.search import keyword_index
 from papers.search.query import Filters, Mode, ParsedQuery, Sort
 from papers.search.querysets import highlight_query, iterative_index_scan, words_query
 from papers.search.snippets import Snippet
@@ -197,9 +200,8 @@ def rank(query: ParsedQuery, *, needed: int) -> Ranking:
     if query.mode is Mode.KEYWORD:
         if full is not None and query.sort is not Sort.RELEVANCE:  # every match in SQL order: no ranking
             return Ranking(_in_order(papers.matching_words(full), query.sort, needed + 1), "keyword")
-        entries = _keyword(query, papers, full)
-        lower_bound = len(entries) >= settings.SEARCH_KEYWORD_CANDIDATES
-        return Ranking(entries, "keyword", len(entries), lower_bound)
+        keyword = _keyword(query, papers, full, needed=needed + 1)
+        return Ranking(keyword.entries, "keyword", keyword.total, keyword.total_is_lower_bound)
     if query.mode is Mode.SEMANTIC:
         cap = settings.SEARCH_SEMANTIC_MAX_RESULTS
         # Put in date or citation order, the nearest `cap` are the set: every page must cut the same list.
@@ -213,7 +215,8 @@ def rank(query: ParsedQuery, *, needed: int) -> Ranking:
         for entry in _semantic(papers, query, limit=depth)
         if entry.distance is not None and entry.distance <= settings.SEARCH_HYBRID_MAX_DISTANCE
     ]
-    entries = _sorted(fused(_keyword(query, papers, full)[:depth], semantic), query.sort)
+    keyword = _keyword(query, papers, full, needed=depth).entries
+    entries = _sorted(fused(keyword[:depth], semantic), query.sort)
     return Ranking(entries, "hybrid", len(entries))
 
 
@@ -222,15 +225,61 @@ def _in_order(papers: PaperQuerySet, sort: Sort, limit: int) -> list[RankedPaper
     return [RankedPaper(*row) for row in ordered.values_list(*_ROW)[:limit]]
 
 
-def _keyword(query: ParsedQuery, papers: PaperQuerySet, full: SearchQuery | None) -> list[RankedPaper]:
-    """Every ranked candidate, best first (the candidates are bounded, so this stays small).
+@dataclass
+class _KeywordList:
+    entries: list[RankedPaper]  # best first
+    total: int
+    total_is_lower_bound: bool
+
+
+def _keyword(
+    query: ParsedQuery, papers: PaperQuerySet, full: SearchQuery | None, *, needed: int
+) -> _KeywordList:
+    """Papers matching the words, best first: BM25 over the whole corpus from the keyword index, or,
+    while it cannot answer, ts_rank over the newest matches in PostgreSQL."""
+    if full is None:
+        return _KeywordList([], 0, False)
+    wanted = min(needed, settings.SEARCH_MAX_RESULTS + 1)
+    fetched = wanted
+    while True:
+        matches = keyword_index.search(query, limit=fetched)
+        if matches is None:
+            entries = _newest_ranked(query, papers, full)
+            return _KeywordList(entries, len(entries), len(entries) >= settings.SEARCH_KEYWORD_CANDIDATES)
+        entries = _checked(matches, papers, full)
+        # Papers the SQL check drops (cited:, or changed since they were indexed) leave the list short:
+        # then ask the index for more, four times as many each time.
+        if len(entries) >= wanted or len(matches.ids) < fetched or fetched > settings.SEARCH_MAX_RESULTS:
+            break
+        fetched *= 4
+    dropped = len(matches.ids) - len(entries)
+    return _KeywordList(entries, max(len(entries), matches.total - dropped), dropped > 0)
+
+
+def _checked(
+    matches: keyword_index.KeywordMatches, papers: PaperQuerySet, full: SearchQuery
+) -> list[RankedPaper]:
+    """The index's answer, checked by PostgreSQL, in the index's order: every filter (cited: only here)
+    and the exact match (phrases, fields, exclusions), so a paper changed or removed since it was indexed
+    is not shown. A page's worth of ids is read by primary key; the full-text index is not needed."""
+    rows = {
+        row[0]: row
+        for row in papers.matching_words(full).filter(pk__in=matches.ids).order_by().values_list(*_ROW)
+    }
+    kept = [(pk, score) for pk, score in zip(matches.ids, matches.scores, strict=True) if pk in rows]
+    return [
+        RankedPaper(*rows[pk], keyword_rank=place, score=score)
+        for place, (pk, score) in enumerate(kept, start=1)
+    ]
+
+
+def _newest_ranked(query: ParsedQuery, papers: PaperQuerySet, full: SearchQuery) -> list[RankedPaper]:
+    """PostgreSQL's ranking, the fallback: the newest SEARCH_KEYWORD_CANDIDATES matches by ts_rank.
 
     Without filters, the newest SEARCH_KEYWORD_RECENT_PAPERS papers are searched first (see
     `ranking_candidates`): a third to a half off the slowest searches at 100,000 papers. Not with filters:
     fewer recent papers pass them, so the older ones must be searched too more often, and PostgreSQL then
     combines three indexes, reading the whole of a common word's list of papers."""
-    if full is None:
-        return []
     recent_since = _recent_papers_since() if query.filters == Filters() else None
     candidates = papers.ranking_candidates(
         full, limit=settings.SEARCH_KEYWORD_CANDIDATES, recent_since=recent_since

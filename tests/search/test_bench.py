@@ -30,7 +30,13 @@ def test_it_builds_a_corpus_measures_search_and_pages_and_reuses_the_corpus(scra
     assert counts["papers_authorship"] > 4000 and counts["papers_citation"] > 4000
     assert counts["institutions_institution"] == 40 and counts["institutions_affiliation"] >= 1000
     assert {"learning", "model", "network"} <= set(report["queries"])
-    assert len(report["search"]) == 7  # keyword, semantic and hybrid, with and without filters
+    # keyword (by the index and by PostgreSQL), semantic and hybrid, with and without filters
+    assert len(report["search"]) == 9
+    relevance = report["relevance"]
+    for engine_ in ("keyword", "keyword (PostgreSQL)"):
+        assert 0 <= relevance[engine_]["mrr_at_10"] <= 1 and relevance[engine_]["items"] > 0
+        assert 0 <= relevance[engine_]["reference"]["overlap_at_10"] <= 1
+    assert "known-item MRR@10" in first.stdout and "keyword index" in first.stderr
     for result in report["search"].values():
         assert result["n"] == len(report["queries"])
         assert 0 < result["p50_ms"] <= result["p95_ms"] <= result["p99_ms"]
