@@ -366,6 +366,9 @@ HARVEST_MAX_ATTEMPTS = env_int("HARVEST_MAX_ATTEMPTS", 5, minimum=1)  # per requ
 HARVEST_BACKOFF_MS = env_int("HARVEST_BACKOFF_MS", 2000)  # first retry waits about this, then doubles
 HARVEST_BACKOFF_MAX_MS = env_int("HARVEST_BACKOFF_MAX_MS", 120_000)
 HARVEST_RETRY_AFTER_MAX_SECONDS = env_int("HARVEST_RETRY_AFTER_MAX_SECONDS", 900)  # longer: give up for now
+# One run per harvester across machines is a lease (harvest.runs.source_lock), renewed every third of this
+# while the run lives: a killed run, or a lost machine, blocks the next run for at most this long.
+HARVEST_LEASE_SECONDS = env_int("HARVEST_LEASE_SECONDS", 300, minimum=5)
 ARXIV_HARVEST_SETS = env_list("ARXIV_HARVEST_SETS", ["cs"])  # OAI sets the daily harvest follows
 ARXIV_FIRST_HARVEST_DAYS = env_int("ARXIV_FIRST_HARVEST_DAYS", 2, minimum=1)  # when no run succeeded yet
 HARVEST_SWEEP_LIMIT = env_int("HARVEST_SWEEP_LIMIT", 2000, minimum=1)  # items per scheduled enrichment run
