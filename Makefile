@@ -20,14 +20,15 @@ install: $(INSTALLED)
 run: $(INSTALLED)
 	$(BIN)/python -m devserver
 
-# Debian's Chromium drives the browser tests, and its nginx checks deploy/nginx.conf (`nginx -t`);
+# Debian's Chromium drives the browser tests, its nginx checks deploy/nginx.conf (`nginx -t`), and its
+# PgBouncer (transaction mode) stands between harvest runs and PostgreSQL in tests/harvest/test_run_leases.py;
 # installed when missing and we are root.
 chromium:
-	@command -v chromium >/dev/null 2>&1 && command -v nginx >/dev/null 2>&1 || { \
+	@command -v chromium >/dev/null 2>&1 && command -v nginx >/dev/null 2>&1 && test -x /usr/sbin/pgbouncer || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "installing Debian's chromium and nginx for the browser and deployment tests"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; \
-		else echo "chromium or nginx is not installed: their tests will be skipped (apt-get install chromium nginx-light)"; fi; }
+			echo "installing Debian's chromium, nginx and pgbouncer for the browser, deployment and lease tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light pgbouncer >/dev/null; \
+		else echo "chromium, nginx or pgbouncer is not installed: their tests will be skipped (apt-get install chromium nginx-light pgbouncer)"; fi; }
 
 # Two pytest-xdist workers, one a core, each with its own PostgreSQL and Redis (tests/services.py).
 TEST_WORKERS ?= 2

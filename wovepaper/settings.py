@@ -184,6 +184,11 @@ DATABASE_URL = env_url(
     "DATABASE_URL", "postgres://postgres@127.0.0.1:54320/wovepaper", schemes=("postgres", "postgresql")
 )
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+# Behind PgBouncer in transaction mode a cursor cannot outlive its transaction on the server, so
+# QuerySet.iterator() reads in chunks instead; nothing else here keeps state in a session (harvest runs
+# hold a lease row, writers take transaction-level advisory locks).
+DATABASE_TRANSACTION_POOLING = env_bool("DATABASE_TRANSACTION_POOLING", False)
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_TRANSACTION_POOLING
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis holds two things that must not share a fate: the Celery broker and the harvesters' politeness
@@ -368,7 +373,7 @@ HARVEST_BACKOFF_MAX_MS = env_int("HARVEST_BACKOFF_MAX_MS", 120_000)
 HARVEST_RETRY_AFTER_MAX_SECONDS = env_int("HARVEST_RETRY_AFTER_MAX_SECONDS", 900)  # longer: give up for now
 # One run per harvester across machines is a lease (harvest.runs.source_lock), renewed every third of this
 # while the run lives: a killed run, or a lost machine, blocks the next run for at most this long.
-HARVEST_LEASE_SECONDS = env_int("HARVEST_LEASE_SECONDS", 300, minimum=5)
+HARVEST_LEASE_SECONDS = env_int("HARVEST_LEASE_SECONDS", 300, minimum=2)
 ARXIV_HARVEST_SETS = env_list("ARXIV_HARVEST_SETS", ["cs"])  # OAI sets the daily harvest follows
 ARXIV_FIRST_HARVEST_DAYS = env_int("ARXIV_FIRST_HARVEST_DAYS", 2, minimum=1)  # when no run succeeded yet
 HARVEST_SWEEP_LIMIT = env_int("HARVEST_SWEEP_LIMIT", 2000, minimum=1)  # items per scheduled enrichment run
