@@ -189,6 +189,22 @@ DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, con
 # hold a lease row, writers take transaction-level advisory locks).
 DATABASE_TRANSACTION_POOLING = env_bool("DATABASE_TRANSACTION_POOLING", False)
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_TRANSACTION_POOLING
+# Read replicas: the pages' and searches' reads of the corpus go to one of them per request
+# (wovepaper/replicas.py); writes, sessions, accounts, the harvest and Celery stay on the primary, and a
+# browser that has just sent a POST reads from the primary for DATABASE_REPLICA_PIN_SECONDS.
+DATABASE_REPLICAS = []
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
+    if not _url.startswith(("postgres://", "postgresql://")):
+        raise ImproperlyConfigured(f"DATABASE_REPLICA_URLS: replica {_number} is not a postgres:// URL")
+    DATABASES[f"replica{_number}"] = dj_database_url.parse(_url, conn_max_age=60, conn_health_checks=True) | {
+        "DISABLE_SERVER_SIDE_CURSORS": DATABASE_TRANSACTION_POOLING,
+        "TEST": {"MIRROR": "default"},  # a test run makes no database for a replica: it reads the primary's
+    }
+    DATABASE_REPLICAS.append(f"replica{_number}")
+DATABASE_REPLICA_PIN_SECONDS = env_int("DATABASE_REPLICA_PIN_SECONDS", 10, minimum=1)
+if DATABASE_REPLICAS:
+    DATABASE_ROUTERS = ["wovepaper.replicas.ReplicaRouter"]
+    MIDDLEWARE.insert(1, "wovepaper.replicas.reads_from_replicas")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis holds two things that must not share a fate: the Celery broker and the harvesters' politeness
