@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test install chromium lint bench lock
+.PHONY: run test install chromium lint bench loadtest lock
 
 # Exactly the versions of requirements-dev.lock (pyproject.toml's pins and everything they need, with the
 # embedded servers and the test tools), each checked against its hash. torch is locked as its CPU build,
@@ -43,6 +43,13 @@ lint: $(INSTALLED)
 PAPERS ?= 100000
 bench: $(INSTALLED)
 	$(BIN)/python -m bench --papers $(PAPERS)
+
+# Concurrent readers (locust, headless) against a running site, `make run` in another terminal, while a
+# harvest runs and Celery embeds (see README, "Performance"); LOADTEST_HOST and DATABASE_URL for another.
+LOADTEST_USERS ?= 20,50
+LOADTEST_SECONDS ?= 300
+loadtest: $(INSTALLED)
+	$(BIN)/python -m bench.loadtest --users $(LOADTEST_USERS) --duration $(LOADTEST_SECONDS)
 
 # The lock files again, after a change to pyproject.toml: a new dependency's dependencies at their newest
 # allowed versions, the others kept (`make lock` after deleting the files moves them all), with hashes
