@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test install chromium lint bench lock
+.PHONY: run test install chromium lint bench loadtest lock
 
 # Exactly the versions of requirements-dev.lock (pyproject.toml's pins and everything they need, with the
 # embedded servers and the test tools), each checked against its hash. torch is locked as its CPU build,
@@ -20,14 +20,15 @@ install: $(INSTALLED)
 run: $(INSTALLED)
 	$(BIN)/python -m devserver
 
-# Debian's Chromium drives the browser tests, and its nginx checks deploy/nginx.conf (`nginx -t`);
+# Debian's Chromium drives the browser tests, its nginx checks deploy/nginx.conf (`nginx -t`), and its
+# PgBouncer (transaction mode) stands between harvest runs and PostgreSQL in tests/harvest/test_run_leases.py;
 # installed when missing and we are root.
 chromium:
-	@command -v chromium >/dev/null 2>&1 && command -v nginx >/dev/null 2>&1 || { \
+	@command -v chromium >/dev/null 2>&1 && command -v nginx >/dev/null 2>&1 && test -x /usr/sbin/pgbouncer || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "installing Debian's chromium and nginx for the browser and deployment tests"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; \
-		else echo "chromium or nginx is not installed: their tests will be skipped (apt-get install chromium nginx-light)"; fi; }
+			echo "installing Debian's chromium, nginx and pgbouncer for the browser, deployment and lease tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light pgbouncer >/dev/null; \
+		else echo "chromium, nginx or pgbouncer is not installed: their tests will be skipped (apt-get install chromium nginx-light pgbouncer)"; fi; }
 
 # Two pytest-xdist workers, one a core, each with its own PostgreSQL and Redis (tests/services.py).
 TEST_WORKERS ?= 2
@@ -42,6 +43,13 @@ lint: $(INSTALLED)
 PAPERS ?= 100000
 bench: $(INSTALLED)
 	$(BIN)/python -m bench --papers $(PAPERS)
+
+# Concurrent readers (locust, headless) against a running site, `make run` in another terminal, while a
+# harvest runs and Celery embeds (see README, "Performance"); LOADTEST_HOST and DATABASE_URL for another.
+LOADTEST_USERS ?= 20,50
+LOADTEST_SECONDS ?= 300
+loadtest: $(INSTALLED)
+	$(BIN)/python -m bench.loadtest --users $(LOADTEST_USERS) --duration $(LOADTEST_SECONDS)
 
 # The lock files again, after a change to pyproject.toml: a new dependency's dependencies at their newest
 # allowed versions, the others kept (`make lock` after deleting the files moves them all), with hashes

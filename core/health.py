@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import redis
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connections
 
 CHECK_TIMEOUT_SECONDS = 0.5
 
 
-def _database() -> bool:
+def _database(alias: str) -> bool:
     try:
-        with connection.cursor() as cursor:
+        with connections[alias].cursor() as cursor:
             cursor.execute("SELECT 1")
             return cursor.fetchone() == (1,)
     except DatabaseError:
@@ -32,9 +32,11 @@ def _redis(url: str) -> bool:
 
 
 def dependencies() -> dict[str, bool]:
-    """The database, the cache's Redis and the broker's Redis (one server or two, see settings)."""
+    """The database, each read replica (DATABASE_REPLICA_URLS: pages read from them, so one that is down
+    is a page that fails), the cache's Redis and the broker's Redis (one server or two, see settings)."""
     return {
-        "database": _database(),
+        "database": _database("default"),
+        **{replica: _database(replica) for replica in settings.DATABASE_REPLICAS},
         "cache": _redis(settings.CACHE_REDIS_URL),
         "broker": _redis(settings.CELERY_BROKER_URL),
     }

@@ -155,6 +155,21 @@ class EmbeddedPostgres:
             log_tail = (self.data_dir / "server.log").read_text(errors="replace").strip().splitlines()[-3:]
             raise ServiceError(f"PostgreSQL did not start: {' / '.join(log_tail)}")
 
+    def start_as_standby_of(self, primary_port: int) -> None:
+        """A streaming replica of the server on 127.0.0.1:primary_port (its initdb allows replication
+        from loopback): a base backup with standby.signal and the connection to follow, then started."""
+        if not (self.data_dir / "PG_VERSION").exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self._prepare_permissions()
+            result = self._pg(
+                "pg_basebackup", "-h", "127.0.0.1", "-p", str(primary_port), "-U", POSTGRES_SUPERUSER,
+                "-D", str(self.data_dir), "--write-recovery-conf", "--wal-method=stream", "--checkpoint=fast",
+            )  # fmt: skip
+            if result.returncode != 0:
+                raise ServiceError(f"pg_basebackup failed: {result.stderr.strip().splitlines()[-1:]}")
+            self.data_dir.chmod(0o700)  # as initdb leaves it: PostgreSQL refuses a data directory others read
+        self.start()
+
     def create_database(self, name: str) -> None:
         with psycopg.connect(self.url("postgres"), autocommit=True) as connection:
             exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()

@@ -95,3 +95,18 @@ class UpstreamReference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.citing_id} cites {self.source}:{self.cited_upstream_id}"
+
+
+class RunLease(models.Model):
+    """Who may run a harvester now, across machines: a row per harvester with an owner and an expiry,
+    renewed while the run lives and with every page it stores (harvest/runs.py). A session advisory lock
+    did this before, but behind PgBouncer in transaction mode a session is not a connection."""
+
+    name = models.CharField(max_length=64, primary_key=True)
+    owner = models.CharField(max_length=200)  # host:pid:random, so a log line names the machine
+    acquired_at = models.DateTimeField()
+    renewed_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} held by {self.owner} until {self.expires_at:%Y-%m-%d %H:%M:%S}"

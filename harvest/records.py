@@ -18,9 +18,9 @@ class MalformedResponse(ValueError):
 
 
 class UnreadableBody(MalformedResponse):
-    """A body that is not even well-formed (XML cut off mid-element): most often a connection dropped
-    mid-body by something that sent no length, so it is asked for again like a 5xx, up to
-    HARVEST_MAX_ATTEMPTS, before the run stops at that page as for any malformed response."""
+    """A body that is not even well-formed (XML cut off mid-element, JSON that does not decode): most
+    often a connection dropped mid-body by something that sent no length, so it is asked for again like a
+    5xx, up to HARVEST_MAX_ATTEMPTS, before the run stops at that page as for any malformed response."""
 
 
 @dataclass(frozen=True)

@@ -184,6 +184,27 @@ DATABASE_URL = env_url(
     "DATABASE_URL", "postgres://postgres@127.0.0.1:54320/wovepaper", schemes=("postgres", "postgresql")
 )
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+# Behind PgBouncer in transaction mode a cursor cannot outlive its transaction on the server, so
+# QuerySet.iterator() reads in chunks instead; nothing else here keeps state in a session (harvest runs
+# hold a lease row, writers take transaction-level advisory locks).
+DATABASE_TRANSACTION_POOLING = env_bool("DATABASE_TRANSACTION_POOLING", False)
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_TRANSACTION_POOLING
+# Read replicas: the pages' and searches' reads of the corpus go to one of them per request
+# (wovepaper/replicas.py); writes, sessions, accounts, the harvest and Celery stay on the primary, and a
+# browser that has just sent a POST reads from the primary for DATABASE_REPLICA_PIN_SECONDS.
+DATABASE_REPLICAS = []
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
+    if not _url.startswith(("postgres://", "postgresql://")):
+        raise ImproperlyConfigured(f"DATABASE_REPLICA_URLS: replica {_number} is not a postgres:// URL")
+    DATABASES[f"replica{_number}"] = dj_database_url.parse(_url, conn_max_age=60, conn_health_checks=True) | {
+        "DISABLE_SERVER_SIDE_CURSORS": DATABASE_TRANSACTION_POOLING,
+        "TEST": {"MIRROR": "default"},  # a test run makes no database for a replica: it reads the primary's
+    }
+    DATABASE_REPLICAS.append(f"replica{_number}")
+DATABASE_REPLICA_PIN_SECONDS = env_int("DATABASE_REPLICA_PIN_SECONDS", 10, minimum=1)
+if DATABASE_REPLICAS:
+    DATABASE_ROUTERS = ["wovepaper.replicas.ReplicaRouter"]
+    MIDDLEWARE.insert(1, "wovepaper.replicas.reads_from_replicas")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis holds two things that must not share a fate: the Celery broker and the harvesters' politeness
@@ -366,6 +387,9 @@ HARVEST_MAX_ATTEMPTS = env_int("HARVEST_MAX_ATTEMPTS", 5, minimum=1)  # per requ
 HARVEST_BACKOFF_MS = env_int("HARVEST_BACKOFF_MS", 2000)  # first retry waits about this, then doubles
 HARVEST_BACKOFF_MAX_MS = env_int("HARVEST_BACKOFF_MAX_MS", 120_000)
 HARVEST_RETRY_AFTER_MAX_SECONDS = env_int("HARVEST_RETRY_AFTER_MAX_SECONDS", 900)  # longer: give up for now
+# One run per harvester across machines is a lease (harvest.runs.source_lock), renewed every third of this
+# while the run lives: a killed run, or a lost machine, blocks the next run for at most this long.
+HARVEST_LEASE_SECONDS = env_int("HARVEST_LEASE_SECONDS", 300, minimum=2)
 ARXIV_HARVEST_SETS = env_list("ARXIV_HARVEST_SETS", ["cs"])  # OAI sets the daily harvest follows
 ARXIV_FIRST_HARVEST_DAYS = env_int("ARXIV_FIRST_HARVEST_DAYS", 2, minimum=1)  # when no run succeeded yet
 HARVEST_SWEEP_LIMIT = env_int("HARVEST_SWEEP_LIMIT", 2000, minimum=1)  # items per scheduled enrichment run

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from harvest.parsers.text import MAX_TEXT_LENGTH, squash
-from harvest.records import MalformedResponse, RecordError
+from harvest.records import RecordError, UnreadableBody
 
 Item = TypeVar("Item")
 
@@ -29,10 +29,12 @@ class UpstreamPage(Generic[Item]):
 
 
 def load_json(content: bytes) -> Any:
+    """The decoded body; one that does not decode was most often cut short in transit, so it is asked for
+    again like a 5xx (a body that decodes to the wrong shape is the parsers' MalformedResponse)."""
     try:
         return json.loads(content)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise MalformedResponse(f"truncated or malformed JSON ({len(content)} bytes): {error}") from None
+        raise UnreadableBody(f"truncated or malformed JSON ({len(content)} bytes): {error}") from None
 
 
 def optional_count(value: Any, what: str) -> int | None:

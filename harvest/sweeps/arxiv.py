@@ -40,8 +40,8 @@ def arxiv_oai_harvest(
         "until": until.isoformat() if until else None,
         "metadata_prefix": metadata_prefix,
     }
-    with locked(HarvestRun.Source.ARXIV_OAI, dry_run=dry_run):
-        recorder = RunRecorder.start(HarvestRun.Source.ARXIV_OAI, parameters, dry_run=dry_run)
+    with locked(HarvestRun.Source.ARXIV_OAI, dry_run=dry_run) as lease:
+        recorder = RunRecorder.start(HarvestRun.Source.ARXIV_OAI, parameters, dry_run=dry_run, lease=lease)
         with guarded(recorder, OAI_SOURCE), ArxivOaiClient() as client:
             return _list_records(recorder, client, parameters, progress)
         return recorder.summary

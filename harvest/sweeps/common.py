@@ -14,7 +14,7 @@ from harvest.models import HarvestRun
 from harvest.parsers.arxiv import SkippedEntry
 from harvest.parsers.jsonbody import Skipped
 from harvest.records import PaperRecord
-from harvest.runs import RunRecorder, Summary, source_lock
+from harvest.runs import LeaseLost, RunRecorder, Summary, source_lock
 from harvest.services.papers import papers_upsert
 from papers.models import Paper
 from papers.tasks import embed_papers
@@ -24,7 +24,8 @@ logger = logging.getLogger(__name__)
 
 
 def locked(name: str, *, dry_run: bool) -> Any:
-    """One writing run per harvester; a dry run writes nothing and needs no lock."""
+    """One writing run per harvester (a context giving its Lease); a dry run writes nothing and needs
+    none (None)."""
     return nullcontext() if dry_run else source_lock(name)
 
 
@@ -34,6 +35,8 @@ def guarded(recorder: RunRecorder, source: str) -> Iterator[None]:
     time limit of a task is an expected stop; anything else is a bug and is raised again."""
     try:
         yield
+    except LeaseLost:
+        raise  # the run's record is the new lease holder's now: nothing more is written here
     except SoftTimeLimitExceeded:
         recorder.fail(
             source=source,

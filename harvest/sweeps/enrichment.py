@@ -198,8 +198,8 @@ def _s2_papers(recorder: RunRecorder, client: SemanticScholarClient, limit: int,
 
 
 def _run(source: str, label: str, parameters: dict[str, Any], dry_run: bool, body: Any) -> Summary:
-    with locked(source, dry_run=dry_run):
-        recorder = RunRecorder.start(source, parameters, dry_run=dry_run)
+    with locked(source, dry_run=dry_run) as lease:
+        recorder = RunRecorder.start(source, parameters, dry_run=dry_run, lease=lease)
         with guarded(recorder, label):
             try:
                 body(recorder)

@@ -5,6 +5,7 @@ streamed in pieces, with pauses between them, as a chat-completions server strea
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -42,6 +43,9 @@ class Reply:
     delay: float = 0.0  # seconds before answering: longer than the client's timeout is a timeout
     hold: threading.Event | None = None  # answer only once this is set (a stalled server)
     drop_after: int | None = None  # send this many body bytes of a full-length response, then hang up
+    # No Content-Length: the body ends when the connection closes, so a drop_after under it reaches the
+    # client as a complete, shorter body (what a proxy that lost its upstream mid-body sends).
+    unframed: bool = False
     # Streamed instead of `body`: chunked transfer encoding, one chunk per bytes item, a float is a pause
     # of that many seconds. With drop_after, the connection is dropped after that many bytes of chunks.
     chunks: list[bytes | float] | None = None
@@ -147,11 +151,12 @@ class ReplayServer:
                     self.send_response(reply.status)
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
-                    self.send_header("Content-Length", str(len(reply.body)))
-                    if reply.drop_after is not None:
+                    if not reply.unframed:
+                        self.send_header("Content-Length", str(len(reply.body)))
+                    if reply.drop_after is not None or reply.unframed:
                         self.send_header("Connection", "close")
                     self.end_headers()
-                    if reply.drop_after is not None:
+                    if reply.drop_after is not None or reply.unframed:
                         self.wfile.write(reply.body[: reply.drop_after])
                         self.wfile.flush()
                         self.close_connection = True
@@ -190,6 +195,11 @@ class ReplayServer:
 
 def xml(body: bytes) -> Reply:
     return Reply(body=body, headers={"Content-Type": "text/xml; charset=utf-8"})
+
+
+def cut_short(reply: Reply, length: int) -> Reply:
+    """The same reply sent without a length and its connection closed after `length` body bytes."""
+    return dataclasses.replace(reply, unframed=True, drop_after=length)
 
 
 def json_reply(body: bytes, status: int = 200, **headers: str) -> Reply:

@@ -14,7 +14,7 @@ from papers.models import Authorship, Citation, Paper
 from researchers.models import Researcher
 from researchers.services import researchers_group_by_names
 from tests.factories import make_researcher
-from tests.harvest.replay import Reply, entity_list, fixture, json_reply
+from tests.harvest.replay import Reply, cut_short, entity_list, fixture, json_reply
 from tests.harvest.upstream_corpus import clean_slate, corpus_paper
 
 pytestmark = pytest.mark.django_db
@@ -156,21 +156,46 @@ def test_a_local_researcher_takes_on_its_upstream_identity(replay):
     assert (local.openalex_id, local.orcid) == ("A5007426895", "0000-0001-5765-0416")  # same id, same URL
 
 
-def test_truncated_json_stops_the_run_without_writing_and_the_next_run_resumes(replay):
+def test_a_page_cut_short_once_is_asked_for_again_and_the_run_goes_on(replay):
+    """A connection dropped mid-body under a response without a length reaches the parser as a complete
+    body that does not decode: asked again with the same cursor, like a 5xx, not the end of the run."""
+    clean_slate()
+    papers = [corpus_paper(arxiv_id) for arxiv_id in FOUR]
+    serve_works(replay)
+    replay.route("/openalex/works", cut_short(json_reply(CITED), 3000), json_reply(CITED), cursor=SEEDS_NEXT)
+
+    summary = works_only()
+
+    assert summary.state == "succeeded"
+    assert [r.query["cursor"] for r in replay.seen("/openalex/works")] == [
+        "*",
+        SEEDS_NEXT,
+        SEEDS_NEXT,
+        CITED_NEXT,
+    ]
+    assert all(Paper.objects.get(pk=p.pk).openalex_id for p in papers)
+    assert Citation.objects.filter(citing__arxiv_id="2007.14454").exists()
+
+
+def test_truncated_json_after_its_attempts_stops_the_run_without_writing_and_the_next_run_resumes(
+    replay, settings
+):
+    settings.HARVEST_MAX_ATTEMPTS = 3
     clean_slate()
     paper = corpus_paper("2007.14454")
-    replay.route("/openalex/works", json_reply(SEEDS[:3000]), cursor="*")
+    replay.route("/openalex/works", cut_short(json_reply(SEEDS), 3000), cursor="*")
 
     failed = works_only()
 
     assert failed.state == "failed"
+    assert [r.query["cursor"] for r in replay.seen("/openalex/works")] == ["*"] * 3
     run = HarvestRun.objects.filter(source="openalex").recent().first()
     [error] = run.errors
     assert error["source"] == "OpenAlex"
     assert "/openalex/works?" in error["request"] and "api_key=%3Csecret%3E" in error["request"]
     assert "test-openalex-key" not in json.dumps(run.errors)  # the key is never stored
     assert error["position"].startswith("works of 2007.14454")
-    assert error["message"].startswith("truncated or malformed JSON (3000 bytes)")
+    assert error["message"].startswith("gave up after 3 attempts: truncated or malformed JSON (3000 bytes)")
     paper.refresh_from_db()
     assert (
         paper.openalex_id is None
@@ -186,6 +211,22 @@ def test_truncated_json_stops_the_run_without_writing_and_the_next_run_resumes(r
     run.refresh_from_db()
     assert run.state == "succeeded"
     assert Paper.objects.get(pk=paper.pk).openalex_id == "W3045921891"
+
+
+def test_a_later_page_cut_short_every_time_fails_with_its_cursor_kept(replay, settings):
+    settings.HARVEST_MAX_ATTEMPTS = 2
+    clean_slate()
+    for arxiv_id in FOUR:
+        corpus_paper(arxiv_id)
+    serve_works(replay)
+    replay.route("/openalex/works", cut_short(json_reply(CITED), 1000), cursor=SEEDS_NEXT)
+
+    assert works_only().state == "failed"
+
+    run = HarvestRun.objects.filter(source="openalex").recent().first()
+    assert run.checkpoint["cursor"] == SEEDS_NEXT
+    assert run.errors[-1]["message"].startswith("gave up after 2 attempts: truncated or malformed JSON")
+    assert [r.query["cursor"] for r in replay.seen("/openalex/works")] == ["*", SEEDS_NEXT, SEEDS_NEXT]
 
 
 def test_a_run_stopped_between_cursor_pages_resumes_at_its_cursor(replay):

@@ -16,7 +16,7 @@ from harvest.sweeps.enrichment import s2_enrich
 from papers.models import Authorship, Paper
 from researchers.models import Researcher
 from tests.factories import make_researcher
-from tests.harvest.replay import Seen, fixture, json_reply
+from tests.harvest.replay import Seen, cut_short, fixture, json_reply
 from tests.harvest.upstream_corpus import clean_slate, corpus_paper
 
 pytestmark = pytest.mark.django_db
@@ -105,6 +105,38 @@ def test_a_refusal_is_recorded_with_the_sources_words(replay):
 
     assert summary.state == "failed"
     assert summary.last_error == 'papers of 2312.07559: HTTP 403: {"message":"Forbidden"}'
+
+
+def test_a_batch_cut_short_once_is_posted_again_and_the_run_goes_on(replay):
+    clean_slate()
+    paper = corpus_paper("2312.07559")
+    answers = iter([lambda seen: cut_short(paper_batch(seen), 500)])
+    replay.route("/s2/graph/v1/paper/batch", lambda seen: next(answers, paper_batch)(seen), method="POST")
+
+    summary = s2_enrich(limit=20, stages=("papers",))
+
+    assert summary.state == "succeeded"
+    first, second = replay.seen("/s2/graph/v1/paper/batch")
+    assert first.json() == second.json()  # the same batch asked again
+    paper.refresh_from_db()
+    assert paper.s2_id == "7e55d8701785818776323b4147cb13354c820469"
+
+
+def test_a_batch_cut_short_every_time_fails_after_its_attempts(replay, settings):
+    settings.HARVEST_MAX_ATTEMPTS = 3
+    clean_slate()
+    paper = corpus_paper("2312.07559")
+    replay.route("/s2/graph/v1/paper/batch", lambda seen: cut_short(paper_batch(seen), 500), method="POST")
+
+    summary = s2_enrich(limit=20, stages=("papers",))
+
+    assert summary.state == "failed"
+    assert len(replay.seen("/s2/graph/v1/paper/batch")) == 3
+    assert summary.last_error.startswith(
+        "papers of 2312.07559: gave up after 3 attempts: truncated or malformed JSON (500 bytes)"
+    )
+    paper.refresh_from_db()
+    assert paper.s2_id is None
 
 
 def test_one_researcher_carries_both_ids_when_both_sources_know_the_person(replay):
