@@ -10,6 +10,10 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")  # noqa: S104 - the conta
 # Two processes of four threads: a page spends most of its time waiting on PostgreSQL, and each process
 # holds its own copy of the embedding model (about 300 MB) for search, so threads are cheaper than
 # processes. On a bigger machine raise the workers (about one per core) before the threads.
+# Each thread keeps one PostgreSQL connection open (CONN_MAX_AGE 60 s): a web host holds workers × threads
+# of them (8), every Celery child one more; size max_connections from that, or put PgBouncer in
+# transaction mode in front (DATABASE_TRANSACTION_POOLING). `make loadtest` measured these values (README,
+# "Performance"): more threads than four only queue on the two cores' Python.
 workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # gthread that reads each request whole in its event loop before a thread takes it, and drops a request

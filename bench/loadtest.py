@@ -30,6 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import psutil
 import psycopg
 
 from bench.sources import load_sources
@@ -165,6 +166,22 @@ def locust(args: argparse.Namespace, users: int, targets_file: Path, csv_prefix:
     )  # fmt: skip
 
 
+def web_cpu_seconds(host: str) -> float | None:
+    """CPU time used so far by the gunicorn serving `host` on this machine (master and workers), so the
+    cost of a request can be read apart from how busy the machine is; None when it runs elsewhere."""
+    port = f":{urlsplit(host).port}"
+    total, found = 0.0, False
+    for process in psutil.process_iter(["cmdline"]):
+        command = " ".join(process.info["cmdline"] or [])
+        if "gunicorn" in command and command.endswith(port):
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            total, found = total + times.user + times.system, True
+    return total if found else None
+
+
 def read_stats(csv_prefix: Path, seconds: float) -> dict:
     kinds = {}
     with open(f"{csv_prefix}_stats.csv", newline="") as stats:
@@ -212,20 +229,26 @@ def main(argv: list[str] | None = None) -> int:
     }
     for users in [int(value) for value in args.users.split(",")]:
         harvester = None if oai is None else harvest(args, oai)
-        started = time.monotonic()
+        started, cpu_before = time.monotonic(), web_cpu_seconds(args.host)
         print(f"loadtest: {users} readers for {args.duration} s against {args.host}", flush=True)
         locust(args, users, targets_file, work / f"users{users}")
         seconds = time.monotonic() - started
         if harvester is not None:
             harvester.terminate()
             harvester.wait(timeout=60)
+        cpu_after = web_cpu_seconds(args.host)
         run = {
             "users": users,
             "load_average_at_end": os.getloadavg(),
             **read_stats(work / f"users{users}", args.duration),
         }
-        report["runs"].append(run)
         total = run["kinds"]["all"]
+        if cpu_before is not None and cpu_after is not None and total["requests"]:
+            # gunicorn's own CPU (PostgreSQL's share not counted); a worker replaced mid-run is missed
+            per_request = (cpu_after - cpu_before) * 1000 / total["requests"]
+            run["web_cpu_ms_per_request"] = round(per_request, 1)
+            run["requests_per_web_core_second"] = round(1000 / per_request, 1)
+        report["runs"].append(run)
         print(
             f"loadtest: {users} readers: {total['requests_per_second']} requests/s, p50/p95/p99 "
             f"{total['p50_ms']:.0f}/{total['p95_ms']:.0f}/{total['p99_ms']:.0f} ms, {total['errors']} errors "

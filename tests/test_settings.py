@@ -110,3 +110,24 @@ def test_the_log_level_is_read_in_any_case_and_a_bad_one_is_one_line():
         "wovepaper: configuration error: LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, "
         "got 'loud'"
     )
+
+
+def test_each_replica_url_becomes_a_database_behind_the_router():
+    shown = (
+        "from django.conf import settings as s; print(s.DATABASE_REPLICAS, s.DATABASES['replica2']['HOST'])"
+    )
+    result = manage(
+        "shell",
+        "-c",
+        shown,
+        **PRODUCTION,
+        DATABASE_REPLICA_URLS="postgres://u@r1:5432/w, postgres://u@r2:5432/w",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "['replica1', 'replica2'] r2"
+
+
+def test_a_replica_url_that_is_not_postgresql_stops_start_up_naming_it():
+    result = manage("check", **PRODUCTION, DATABASE_REPLICA_URLS="postgres://u@r1/w,mysql://u@r2/w")
+    assert result.returncode != 0
+    assert "DATABASE_REPLICA_URLS: replica 2 is not a postgres:// URL" in result.stderr

@@ -15,4 +15,7 @@ def error_reports_to_sentry(dsn: str, *, site_url: str) -> None:
         send_default_pii=False,  # no addresses, cookies or user ids
         traces_sample_rate=0.0,  # errors only
         environment=site_url,
+        # gzip, whatever else is installed: sentry-sdk picks brotli when the module is importable, and it
+        # arrives with unrelated packages (locust's HTTP client), so what is sent would depend on them.
+        _experiments={"transport_compression_algo": "gzip"},
     )
