@@ -19,8 +19,6 @@ import numpy as np
 
 DEFAULT_TYPE = "method"  # what most papers are, when neither a phrase nor the classifier decides
 
-_I = re.IGNORECASE
-
 
 @dataclass(frozen=True)
 class Rule:
@@ -30,7 +28,11 @@ class Rule:
 
 
 def _rule(paper_type: str, where: str, pattern: str) -> Rule:
-    return Rule(paper_type, where, re.compile(pattern, _I))
+    # Lower-case patterns for lower-cased text: without IGNORECASE the regular expression engine can
+    # scan for literal words, several times faster over an abstract.
+    if pattern != pattern.lower():  # a capital letter would silently never match
+        raise ValueError(f"paper-type patterns are lower case: {pattern!r}")
+    return Rule(paper_type, where, re.compile(pattern))
 
 
 # In order: the first that matches decides. Title rules come first: a title says what a paper is more
@@ -153,8 +155,8 @@ RULES: tuple[Rule, ...] = (
 
 def rule_type(title: str, abstract: str, comments: str) -> str | None:
     """The type the first matching phrase gives, or None when no phrase is clear."""
-    title = " ".join((title or "").split())
-    text = " ".join(f"{title}. {abstract or ''} {comments or ''}".split())
+    title = " ".join((title or "").lower().split())
+    text = " ".join(f"{title}. {abstract or ''} {comments or ''}".lower().split())
     for rule in RULES:
         if rule.pattern.search(title if rule.where == "title" else text):
             return rule.paper_type

@@ -20,15 +20,19 @@ from papers.categories import research_field
 from papers.models import Paper
 
 CLOSEST_EARLIER_COUNT = 3
-ANALYSIS_COLUMNS = [
-    "research_field",
-    "paper_type",
-    "summary",
-    "summary_generated",
-    "novelty_distance",
-    "closest_earlier",
-    "analysed",
-]
+# One statement for the batch's rows (Django's bulk_update builds a CASE per column and row, which costs
+# more Python than the rest of the analysis). closest_earlier travels as array literals, as unnest
+# cannot carry arrays of different lengths.
+_WRITE = """
+    UPDATE papers_paper AS paper
+    SET research_field = new.research_field, paper_type = new.paper_type, summary = new.summary,
+        summary_generated = new.summary_generated, novelty_distance = new.novelty_distance,
+        closest_earlier = new.closest_earlier::integer[], analysed = %s
+    FROM unnest(
+        %s::integer[], %s::varchar[], %s::varchar[], %s::text[], %s::boolean[], %s::float8[], %s::text[]
+    ) AS new(id, research_field, paper_type, summary, summary_generated, novelty_distance, closest_earlier)
+    WHERE paper.id = new.id
+"""
 
 
 @dataclass
@@ -45,10 +49,14 @@ class AnalysisCounts:
         self.with_earlier_work += other.with_earlier_work
 
 
-def papers_analyse(*, paper_ids: Iterable[int]) -> AnalysisCounts:
+def papers_analyse(*, paper_ids: Iterable[int], rerank: bool = True) -> AnalysisCounts:
     """Analyse these papers (gone ones are skipped) and re-rank their fields and years. A paper without
     an abstract still gets its field and type; one without a vector yet gets no novelty (its embedding
-    is followed by another analysis)."""
+    is followed by another analysis).
+
+    `rerank=False` leaves the percentiles to the caller, which ranks once after many batches
+    (`manage.py analyse`): each re-ranking rewrites every row of the touched fields and years whose
+    percentile moved, and a row rewritten is a row the vector index takes in again."""
     ids = list(paper_ids)
     papers = list(
         Paper.objects.filter(pk__in=ids).only(
@@ -69,24 +77,27 @@ def papers_analyse(*, paper_ids: Iterable[int]) -> AnalysisCounts:
     )
     types = paper_types_of(papers)
     earlier = Paper.objects.closest_earlier([paper.pk for paper in papers], count=CLOSEST_EARLIER_COUNT)
-    now = timezone.now()
+    columns = ("id", "field", "type", "summary", "generated", "distance", "earlier")
+    rows: dict[str, list] = {name: [] for name in columns}
     for paper in papers:
         nearest = earlier.get(paper.pk, [])
-        paper.research_field = research_field(paper.primary_category) or None
-        paper.paper_type = types[paper.pk]
-        paper.summary = generated.get(paper.pk) or summaries.get(paper.pk)
-        paper.summary_generated = paper.pk in generated
-        paper.novelty_distance = nearest[0][1] if nearest else None
-        paper.closest_earlier = [earlier_id for earlier_id, _ in nearest] or None
-        paper.analysed = now
+        rows["id"].append(paper.pk)
+        rows["field"].append(research_field(paper.primary_category) or None)
+        rows["type"].append(types[paper.pk])
+        rows["summary"].append(generated.get(paper.pk) or summaries.get(paper.pk))
+        rows["generated"].append(paper.pk in generated)
+        rows["distance"].append(nearest[0][1] if nearest else None)
+        rows["earlier"].append("{" + ",".join(str(pk) for pk, _ in nearest) + "}" if nearest else None)
     with transaction.atomic():
-        Paper.objects.bulk_update(papers, ANALYSIS_COLUMNS)
-        percentiles_refresh(paper_ids=[paper.pk for paper in papers])
+        with connection.cursor() as cursor:
+            cursor.execute(_WRITE, [timezone.now(), *rows.values()])
+        if rerank:
+            percentiles_refresh(paper_ids=rows["id"])
     return AnalysisCounts(
         analysed=len(papers),
         summarised=len(summaries),
         generated=len(generated),
-        with_earlier_work=sum(1 for paper in papers if paper.closest_earlier),
+        with_earlier_work=sum(1 for distance in rows["distance"] if distance is not None),
     )
 
 

@@ -39,7 +39,7 @@ SERVER_SETTINGS = {
 }
 
 
-PARTS = ("search", "pages", "chat")
+PARTS = ("search", "pages", "chat", "analysis")
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:

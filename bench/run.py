@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test.utils import override_settings
 from tqdm import tqdm
 
-from bench import chat, corpus, database, measure
+from bench import analysis, chat, corpus, database, measure
 from bench.sources import load_sources
 from core.progress import progress_bar
 from papers.search import keyword_index as search_keyword_index
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
         },
         "queries": [query.text for query in bench_queries],
     }
-    parts = args.only or ["search", "pages", "chat"]
+    parts = args.only or ["search", "pages", "chat", "analysis"]
     if "search" in parts:
         report["search"] = measure.search_cases(bench_queries, args.repeat)
         report["relevance"] = measure.relevance(bench_queries, spec.papers, spec.seed)
@@ -147,6 +147,8 @@ def run(args: argparse.Namespace, url: str) -> dict:
         report["pages"] = measure.pages(bench_queries, args.repeat, args.seed)
     if "chat" in parts:
         report["chat"] = chat.measure(args.repeat, args.seed, questions=args.chat_questions)
+    if "analysis" in parts:  # last: it analyses papers and computes topics, which other parts never read
+        report["analysis"] = analysis.measure(spec.papers, args.seed)
     # Other work on the machine slows every number: say how busy it was.
     report["machine"]["load_average_at_end"] = os.getloadavg()[0]
     args.output.mkdir(parents=True, exist_ok=True)
@@ -156,6 +158,8 @@ def run(args: argparse.Namespace, url: str) -> dict:
     print(table(report))
     if "chat" in report:
         print(chat.table(report["chat"]))
+    if "analysis" in report:
+        print(analysis.table(report["analysis"]))
     print(f"written to {path}")
     return report
 

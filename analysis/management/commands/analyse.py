@@ -50,10 +50,10 @@ class Command(OneLineErrorCommand):
         with bar:
             for start in range(0, len(ids), batch_size):
                 batch = ids[start : start + batch_size]
-                counts.add(papers_analyse(paper_ids=batch))
+                counts.add(papers_analyse(paper_ids=batch, rerank=False))
                 progress("papers", len(batch), len(ids))
-        # Citation counts change between runs (enrichment sweeps): every field's significance is
-        # ranked again, not only the fields of the papers analysed now.
+        # Ranked once for the whole run, not per batch (see papers_analyse); every field, as citation
+        # counts change between runs (enrichment sweeps), not only in the fields analysed now.
         percentiles_refresh()
         seconds = time.monotonic() - started
         rate = f", {counts.analysed / seconds:.1f} a second" if seconds and counts.analysed else ""
