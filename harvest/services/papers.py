@@ -14,6 +14,7 @@ from harvest.records import PaperRecord, ParsedAuthor
 from harvest.runs import lock_key
 from papers.models import Authorship, Paper, paper_slug
 from researchers.names import normalise_name
+from researchers.services import researchers_group_by_names
 
 _TEXT_FOR_EMBEDDING = ("title", "abstract")
 
@@ -137,3 +138,19 @@ def authorships_replace(*, paper: Paper, authors: tuple[ParsedAuthor, ...]) -> i
     Authorship.objects.bulk_update(changed, fields, batch_size=2000)
     Authorship.objects.bulk_create(new)
     return len(stale) + len(changed) + len(new)
+
+
+def researchers_regroup_of(*, paper_ids: list[int]) -> int:
+    """Group again the names of these papers' authors known from arXiv names alone, now that the papers
+    are embedded: the evidence of their meaning may join researchers of one name (the absorbed ids
+    redirect). Under the paper-writes lock, like every grouping. Returns the authorships linked."""
+    with transaction.atomic():
+        lock_paper_writes()
+        names = set(
+            Authorship.objects.people()
+            .filter(
+                paper_id__in=paper_ids, researcher__openalex_id__isnull=True, researcher__s2_id__isnull=True
+            )
+            .values_list("normalised_name", flat=True)
+        )
+        return researchers_group_by_names(names=names) if names else 0
