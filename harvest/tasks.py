@@ -11,6 +11,7 @@ from celery import shared_task
 from django.conf import settings
 
 from harvest.runs import HarvestBusy, Summary
+from harvest.services.papers import researchers_regroup_of
 from harvest.sweeps.arxiv import arxiv_daily_from, arxiv_ids_fetch, arxiv_oai_harvest
 from harvest.sweeps.enrichment import openalex_enrich, s2_enrich
 from papers.identifiers import parse_arxiv_id
@@ -81,3 +82,10 @@ def refresh_researcher_metrics(limit: int | None = None) -> list[dict[str, Any]]
         except HarvestBusy as error:
             results.append(_busy(error))
     return results
+
+
+@shared_task(acks_late=True)
+def regroup_researchers_of(paper_ids: list[int]) -> int:
+    """After a batch is embedded: its authors' names are grouped again with the meaning of their papers.
+    Safe to run twice (a second grouping finds nothing more to join)."""
+    return researchers_regroup_of(paper_ids=paper_ids)

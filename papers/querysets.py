@@ -12,7 +12,6 @@ from django.db.models import (
     Exists,
     F,
     Func,
-    IntegerField,
     OuterRef,
     Prefetch,
     Sum,
@@ -238,18 +237,25 @@ class AuthorshipQuerySet(models.QuerySet):
 
     def author_position_counts(self) -> dict[str, int]:
         """Papers per author position (first, middle, last, sole) among these authorships, counting only
-        papers where every author was matched: elsewhere a position says little about who is who."""
-        author_count = Func(F("paper__authors"), function="cardinality", output_field=IntegerField())
+        papers where every author was matched: elsewhere a position says little about who is who.
+        Positions are among people: a team heading the list ("Xiaomi LLM-Core Team: Bingquan Xia, …")
+        is no author before the first person (the writer numbers people first, teams after them)."""
+        people_after = self.model.objects.people().filter(
+            paper=OuterRef("paper"), position__gt=OuterRef("position")
+        )
+        people_before = self.model.objects.people().filter(
+            paper=OuterRef("paper"), position__lt=OuterRef("position")
+        )
         position_class = Case(
-            When(author_count=1, then=Value("sole")),
-            When(position=1, then=Value("first")),
-            When(position=F("author_count"), then=Value("last")),
+            When(~Exists(people_before) & ~Exists(people_after), then=Value("sole")),
+            When(~Exists(people_before), then=Value("first")),
+            When(~Exists(people_after), then=Value("last")),
             default=Value("middle"),
             output_field=CharField(),
         )
         rows = (
             self.order_by()
-            .annotate(author_count=author_count)
+            .filter(is_collaboration=False)
             .filter(~Exists(self.model.objects.unmatched().filter(paper=OuterRef("paper"))))
             .annotate(position_class=position_class)
             .values("position_class")

@@ -4,8 +4,9 @@ must not lose the abstract the API gave), and an older version of a record never
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from django.db import connection, transaction
 
@@ -14,6 +15,7 @@ from harvest.records import PaperRecord, ParsedAuthor
 from harvest.runs import lock_key
 from papers.models import Authorship, Paper, paper_slug
 from researchers.names import normalise_name
+from researchers.services import researchers_group_by_names
 
 _TEXT_FOR_EMBEDDING = ("title", "abstract")
 
@@ -104,12 +106,29 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
     return counts, touched
 
 
+def people_first(authors: tuple[ParsedAuthor, ...]) -> tuple[ParsedAuthor, ...]:
+    """The authors numbered as authorships are: people 1, 2, … in their order, then the teams. Positions
+    count only people ("Xiaomi LLM-Core Team: Bingquan Xia, …" makes Bingquan Xia the first author): a
+    team is no researcher and has no position among people."""
+    ordered = [a for a in authors if not a.is_collaboration] + [a for a in authors if a.is_collaboration]
+    return tuple(replace(author, position=number) for number, author in enumerate(ordered, start=1))
+
+
 def authorships_replace(*, paper: Paper, authors: tuple[ParsedAuthor, ...]) -> int:
-    """The one place authorships are written: they follow the author list. A position whose person is
-    unchanged keeps its researcher; a team is a collaboration author, never linked to a researcher; an
-    empty affiliation list never erases a known one. Returns the authorships written or deleted."""
+    """The one place authorships are written: they follow the author list, people first (people_first).
+    A person whose name is unchanged keeps their researcher, at the same position or moved (a team once
+    listed before them); a team is a collaboration author, never linked to a researcher; an empty
+    affiliation list never erases a known one. Returns the authorships written or deleted."""
     current = {authorship.position: authorship for authorship in paper.authorships.all()}
-    wanted = {author.position: author for author in authors}
+    wanted = {author.position: author for author in people_first(authors)}
+    # Only a name once on the paper, before and after, can say who is who.
+    names = Counter(a.normalised_name for a in current.values())
+    names.update(normalise_name(author.name) for author in wanted.values())
+    researcher_of_name = {
+        a.normalised_name: a.researcher_id
+        for a in current.values()
+        if a.researcher_id and not a.is_collaboration and names[a.normalised_name] == 2
+    }
     stale = [a.pk for position, a in current.items() if position not in wanted]
     Authorship.objects.filter(pk__in=stale).delete()
     new, changed = [], []
@@ -121,15 +140,18 @@ def authorships_replace(*, paper: Paper, authors: tuple[ParsedAuthor, ...]) -> i
         }
         if author.affiliations:
             values["affiliations"] = list(author.affiliations)
+        moved_researcher = (
+            None if author.is_collaboration else researcher_of_name.get(values["normalised_name"])
+        )
         authorship = current.get(position)
         if authorship is None:
-            new.append(Authorship(paper=paper, position=position, **values))
+            new.append(Authorship(paper=paper, position=position, researcher_id=moved_researcher, **values))
             continue
         differs = [field for field, value in values.items() if getattr(authorship, field) != value]
         if not differs:
             continue
         if "normalised_name" in differs or author.is_collaboration:
-            values["researcher"] = None
+            values["researcher_id"] = moved_researcher
         for field, value in values.items():
             setattr(authorship, field, value)
         changed.append(authorship)
@@ -137,3 +159,19 @@ def authorships_replace(*, paper: Paper, authors: tuple[ParsedAuthor, ...]) -> i
     Authorship.objects.bulk_update(changed, fields, batch_size=2000)
     Authorship.objects.bulk_create(new)
     return len(stale) + len(changed) + len(new)
+
+
+def researchers_regroup_of(*, paper_ids: list[int]) -> int:
+    """Group again the names of these papers' authors known from arXiv names alone, now that the papers
+    are embedded: the evidence of their meaning may join researchers of one name (the absorbed ids
+    redirect). Under the paper-writes lock, like every grouping. Returns the authorships linked."""
+    with transaction.atomic():
+        lock_paper_writes()
+        names = set(
+            Authorship.objects.people()
+            .filter(
+                paper_id__in=paper_ids, researcher__openalex_id__isnull=True, researcher__s2_id__isnull=True
+            )
+            .values_list("normalised_name", flat=True)
+        )
+        return researchers_group_by_names(names=names) if names else 0

@@ -100,7 +100,8 @@ def _rewrite(
         after = {a.pk: a for a in Authorship.objects.filter(paper=paper)}
         report.collaborations += sum(a.is_collaboration for a in after.values()) - collaborations
         for pk, (researcher_id, position, normalised_name) in before.items():
-            if researcher_id and (pk not in after or after[pk].researcher_id is None):
+            # Gone, unlinked, or now another's (a person moved up past a team heading).
+            if researcher_id and (pk not in after or after[pk].researcher_id != researcher_id):
                 lost[researcher_id].append(_Lost(paper.pk, position, normalised_name))
         touched.append(paper.pk)
     return touched

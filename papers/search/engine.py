@@ -404,15 +404,17 @@ def _hits(page: list[RankedPaper], query: ParsedQuery) -> list[PaperHit]:
 
 
 def _names(query: ParsedQuery) -> tuple[list[Researcher], list[Institution]]:
-    """Researchers and institutions whose names are like a name-like query (1 query each, and 1 for the
-    researchers' summaries when any matched)."""
+    """Researchers and institutions whose names are like a name-like query: the researchers as
+    /researchers and the API match them (Researcher.objects.named: 2 queries, whether any name starts
+    so, then the ids), summarised as they are there (1 query, when any matched), and institutions (1)."""
     text = query.name_like_text
     if len(text) < 3:
         return [], []
-    # Most queries name no one: the summaries (three correlated subqueries, longer for Django to write than
+    # Most queries name no one: the summaries (correlated subqueries, longer for Django to write than
     # for PostgreSQL to run) are asked for only when someone matched.
-    matched = list(Researcher.objects.matching_name(text).values_list("pk", flat=True)[:PEOPLE_SHOWN])
-    summaries = Researcher.objects.filter(pk__in=matched).with_search_summary() if matched else []
+    named = Researcher.objects.people().named(text).alike_first(text)
+    matched = list(named.values_list("pk", flat=True)[:PEOPLE_SHOWN])
+    summaries = Researcher.objects.filter(pk__in=matched).with_identity_summary() if matched else []
     researchers = sorted(summaries, key=lambda researcher: matched.index(researcher.pk))
     institutions = list(Institution.objects.matching_name(text)[:INSTITUTIONS_SHOWN])
     return researchers, institutions

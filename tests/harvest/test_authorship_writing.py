@@ -46,10 +46,9 @@ def test_it_writes_teams_as_collaboration_authors_and_persons_as_researchers():
     _store(listing)
 
     xiaomi = Paper.objects.get(arxiv_id="2505.07608")
-    first, second = xiaomi.authorships.order_by("position")[:2]
-    assert (first.name, first.is_collaboration, first.researcher) == ("Xiaomi LLM-Core Team", True, None)
-    assert (second.position, second.is_collaboration) == (2, False)
-    assert second.researcher is not None
+    *_people, team = xiaomi.authorships.order_by("position")
+    assert (team.name, team.is_collaboration, team.researcher) == ("Xiaomi LLM-Core Team", True, None)
+    assert team.position == len(xiaomi.authors)  # teams after the people: no position among them
     assert ":" not in xiaomi.authors
     assert xiaomi.authors[0] == "Xiaomi LLM-Core Team"  # still shown in the author list
 
@@ -83,12 +82,23 @@ def test_every_kaggle_author_list_is_stored_as_arxivs_own_parse_with_affiliation
     )
     assert Researcher.objects.filter(display_name="A. A. Schekochihin").exists()
     assert not Researcher.objects.filter(display_name__endswith=" Oxford").exists()
-    babar = Authorship.objects.get(paper__arxiv_id="0704.0020", position=1)
-    assert (babar.name, babar.is_collaboration, babar.researcher_id) == (
-        "The BABAR Collaboration",
-        True,
-        None,
-    )
+    babar = Authorship.objects.get(paper__arxiv_id="0704.0020", is_collaboration=True)
+    assert (babar.name, babar.researcher_id) == ("The BABAR Collaboration", None)
+    assert babar == Authorship.objects.filter(paper__arxiv_id="0704.0020").last()  # after the people
+
+
+def test_positions_count_only_people_so_the_name_after_a_team_heading_is_the_first_author():
+    listing, _kaggle = _demo_records()  # "Xiaomi LLM-Core Team", ":", "Bingquan Xia", …, "Zihao Yue"
+    _store(listing)
+    xiaomi = Paper.objects.get(arxiv_id="2505.07608")
+    people = list(xiaomi.authorships.people().order_by("position"))
+    assert [a.position for a in people] == list(range(1, len(people) + 1))
+    assert (people[0].name, people[-1].name) == ("Bingquan Xia", xiaomi.authors[-1])
+    first, last = people[0].researcher, people[-1].researcher
+    assert Authorship.objects.filter(researcher=first).author_position_counts()["first"] == 1
+    assert Authorship.objects.filter(researcher=last).author_position_counts()["last"] == 1
+    middle = Authorship.objects.filter(researcher=people[1].researcher).author_position_counts()
+    assert (middle["first"], middle["middle"]) == (0, 1)
 
 
 def test_a_team_is_no_researchers_co_author():

@@ -74,8 +74,11 @@ def test_it_repairs_stored_authors_and_keeps_every_researcher_url_answering(clie
     for gone in (team, colon):
         assert client.get(f"/researchers/{gone.pk}").status_code == 410
         assert client.get(f"/api/researchers/{gone.pk}").status_code == 410
-    first = Authorship.objects.get(paper=xiaomi, position=1)
-    assert (first.name, first.is_collaboration, first.researcher) == ("Xiaomi LLM-Core Team", True, None)
+    # People first: the name after the team heading is the first author; the team follows the people.
+    first, team = Authorship.objects.get(paper=xiaomi, position=1), xiaomi.authorships.last()
+    assert (team.name, team.is_collaboration, team.researcher) == ("Xiaomi LLM-Core Team", True, None)
+    assert first.name == "Bingquan Xia"
+    assert Authorship.objects.filter(researcher=first.researcher).author_position_counts()["first"] == 1
     assert Paper.objects.get(pk=xiaomi.pk).authors == [a for a in _listing("2505.07608") if a != ":"]
     assert Authorship.objects.get(paper=pazzaglia, position=1).researcher.display_name == "Pazzaglia"
     assert not Researcher.objects.filter(

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from django.conf import settings
 
+from harvest.tasks import regroup_researchers_of
 from papers.models import Authorship, Paper
 from researchers.evidence import NameCommonness
 from researchers.models import Researcher, ResearcherRedirect
@@ -113,3 +114,18 @@ def test_coauthors_who_wrote_together_only_in_a_long_author_list_are_no_lab_link
     paper_on(None, ["Ada Lovelace", "Grace Hopper", "Charles Babbage", "Alan Turing", *other_names(30)])
     researchers_group_by_names()
     assert researcher_of(first, "Wei Zhang") != researcher_of(second, "Wei Zhang")
+
+
+def test_the_task_after_an_embedded_batch_groups_its_authors_names_again():
+    make_paper(authors=other_names(40))
+    subject = topic()
+    first = paper_on(None, ["Zoltan Weftmaker", "Ada Lovelace"])
+    second = paper_on(None, ["Zoltan Weftmaker", "Grace Hopper"])
+    researchers_group_by_names()
+    for paper in (first, second):
+        Paper.objects.filter(pk=paper.pk).update(embedding=near(subject))
+
+    regroup_researchers_of(paper_ids=[second.pk])  # as the embed worker's signal queues it
+
+    assert researcher_of(first, "Zoltan Weftmaker") == researcher_of(second, "Zoltan Weftmaker")
+    assert Researcher.objects.filter(normalised_name="zoltan weftmaker").count() == 1

@@ -195,25 +195,33 @@ def test_researchers_and_institutions_whose_names_match_come_above_the_papers(cl
     html = client.get("/search", {"q": "Grace Zorblaxian"}).content.decode()
     people = html.index('id="people-heading"')
     assert f'<a href="{grace.get_absolute_url()}">Grace Zorblaxian</a>' in html
-    assert "2 papers · h-index 12 · Zorblaxian Institute of Weaving" in html
+    assert "2 papers here · 2025 · cs.DL · Zorblaxian Institute of Weaving · h-index 12" in html
     assert people < html.index('id="results-heading"')
     html = client.get("/search", {"q": "zorblaxian institute"}).content.decode()
     assert f'<a href="{university.get_absolute_url()}">Zorblaxian Institute of Weaving</a>' in html
     assert 'NZ · ROR <a href="https://ror.org/05zorb123">05zorb123</a>' in html
 
 
-def test_matching_researchers_come_most_similar_first_with_their_paper_counts(client):
+def test_the_people_box_matches_names_as_the_researchers_index_and_tells_them_apart(client):
     further = make_researcher("Anna Zorblaxian")  # first by name and by id: neither decides the order
     closest = make_researcher("Grace Zorblaxian")
     make_paper(title="Woven looms", authors=[further, closest])
-    make_paper(title="Woven threads", authors=[further])
-    html = tree(client.get("/search", {"q": "Grace Zorblaxian"}))
-    people = html.xpath("//section[@aria-labelledby='people-heading']//li")
-    assert [text_of(person.xpath(".//a")[0]) for person in people] == [
-        "Grace Zorblaxian",
-        "Anna Zorblaxian",
+    make_paper(title="Woven threads", authors=[further], primary_category="cs.CL")
+    make_paper(title="Woven threads again", authors=[further], primary_category="cs.CL")
+
+    def people(q: str) -> list[str]:
+        html = tree(client.get("/search", {"q": q}))
+        return [text_of(li) for li in html.xpath("//section[@aria-labelledby='people-heading']//li")]
+
+    # Every word typed starts a word of the name, in any order: Anna is no "Grace Zorblaxian".
+    assert people("Grace Zorblaxian") == people("zorblaxian grace") == [
+        "Grace Zorblaxian · 1 paper here · 2025 · cs.DL · most with Anna Zorblaxian (1)"
     ]
-    assert "1 paper" in text_of(people[0]) and "2 papers" in text_of(people[1])
+    assert people("Zorblaxian") == [
+        "Anna Zorblaxian · 3 papers here · 2025 · cs.CL, cs.DL · most with Grace Zorblaxian (1)",
+        "Grace Zorblaxian · 1 paper here · 2025 · cs.DL · most with Anna Zorblaxian (1)",
+    ]
+    assert people("Grace Zorblaxain") == people("Grace Zorblaxian")  # a typo: names alike by trigrams
 
 
 @pytest.mark.parametrize(
@@ -312,9 +320,10 @@ def test_it_runs_a_fixed_number_of_queries(client, django_assert_max_num_queries
         make_paper(title=f"Grace Zorblaxian paper {number}", authors=[grace, "Ada Lovelace", "Alan Turing"])
     client.get("/search", {"q": "Grace Zorblaxian"})  # caches where the recent papers begin (2 queries)
     # 1 keyword candidates ranked, 2 HNSW scan settings, 3 nearest papers by embedding, 4 the page's papers
-    # with snippets, 5 their authorships and researchers, 6 researchers by name, 7 their paper counts and
-    # institutions, 8 institutions by name
-    with django_assert_max_num_queries(8):
+    # with snippets, 5 their authorships and researchers, 6 whether a researcher's name starts with the
+    # words, 7 those researchers, 8 their identity summaries (papers, years, fields, co-author,
+    # institution), 9 institutions by name
+    with django_assert_max_num_queries(9):
         response = client.get("/search", {"q": "Grace Zorblaxian"})
     assert len(hits(response)) == 20
     # 1 the latest papers, 2 how many there are (up to 10,000), 3 the page's papers, 4 their authorships
