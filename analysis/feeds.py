@@ -9,8 +9,8 @@ from papers.feeds import FEED_LENGTH, PaperFeed
 from papers.models import Paper
 
 
-def _feed_of(topic: Topic) -> str:
-    return reverse("analysis:feed", kwargs={"topic_id": topic.pk})
+def _feed_of(topic_id: int) -> str:
+    return reverse("analysis:feed", kwargs={"topic_id": topic_id})
 
 
 class TopicFeed(PaperFeed):
@@ -20,7 +20,7 @@ class TopicFeed(PaperFeed):
     def __call__(self, request: HttpRequest, topic_id: int) -> HttpResponse:
         topic = get_object_or_404(Topic.objects.only("id", "merged_into"), pk=topic_id)
         if topic.merged_into_id is not None:
-            return HttpResponsePermanentRedirect(_feed_of(topic.merged_into))
+            return HttpResponsePermanentRedirect(_feed_of(topic.merged_into_id))
         return super().__call__(request, topic_id=topic_id)
 
     def get_object(self, request: HttpRequest, topic_id: int) -> Topic:
@@ -36,7 +36,7 @@ class TopicFeed(PaperFeed):
         return absolute_url(topic.get_absolute_url())
 
     def feed_url(self, topic: Topic) -> str:
-        return absolute_url(_feed_of(topic))
+        return absolute_url(_feed_of(topic.pk))
 
     def items(self, topic: Topic) -> list[Paper]:
         return list(Paper.objects.with_topic(topic.pk).newest_first()[:FEED_LENGTH])
