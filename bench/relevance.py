@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 from papers.models import Paper
 from papers.search import engine
+from papers.search.keyword_index import STOP_WORDS
 from papers.search.query import Filters, Mode, parse
 
 KNOWN_ITEMS = 60
@@ -159,8 +160,10 @@ def known_items(reference: Reference, papers: int, seed: int) -> list[KnownItem]
 
 
 def _words(abstract: str, reference: Reference) -> list[str]:
+    """The abstract's words, rarest first; not stop words, which no one recalls a paper by (and which
+    the site, as PostgreSQL, does not search)."""
     return sorted(
-        {word.lower() for word in _WORD.findall(abstract)},
+        {word.lower() for word in _WORD.findall(abstract)} - STOP_WORDS,
         key=lambda word: (reference.abstract_frequency(word), word),
     )
 
