@@ -7,11 +7,12 @@ BM25 reference.
   boosts, author field or filters.
 - Known items: half drawn from the whole corpus, each searched by three or four of its abstract's words
   as someone remembering a paper would choose them (the rarest first, then whichever narrows the matches
-  most); half from the older half of the corpus, by three everyday words of its abstract that more than
-  SEARCH_KEYWORD_CANDIDATES newer papers share and for which the reference puts it in its top three: the
-  PostgreSQL ranking, which looks at the newest matches only, cannot reach (see `known_items`). MRR@10
-  is the mean of 1 / (the paper's place in the top ten), 0 when it is not there, over all items and
-  over each half.
+  most); half by three or four words of the abstract that the title has too and that more than
+  SEARCH_KEYWORD_CANDIDATES newer papers also contain, chosen so that the reference puts the paper
+  first (its MRR there is 1 by construction): papers the PostgreSQL ranking, which looks at the newest
+  matches only, cannot reach (see `known_items`). MRR@10 is the mean of 1 / (the paper's place in the
+  top ten), 0 when it is not there, over all items and over each half; the reference's own MRR over the
+  same items is reported beside.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from tqdm import tqdm
 
 from papers.models import Paper
 from papers.search import engine
+from papers.search.keyword_index import STOP_WORDS
 from papers.search.query import Filters, Mode, parse
 
 KNOWN_ITEMS = 60
 NO_FILTERS = Filters()
 WORDS_PER_ITEM = (3, 4)
 RAREST_CONSIDERED = 20
-EVERYDAY_CONSIDERED = 10
 _WORD = re.compile(r"\b[A-Za-z][a-z]{3,}\b")
 _STEMMED = (
     tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
@@ -126,37 +127,43 @@ class Reference:
 
 
 def known_items(reference: Reference, papers: int, seed: int) -> list[KnownItem]:
-    """Half the items from any paper by its rarest words (papers whose four best words still match more
-    than ten papers are left out: no query of their words names them); half from the older half of the
-    corpus, by three everyday words of its abstract that more than SEARCH_KEYWORD_CANDIDATES newer
-    papers also contain, and for which the reference puts it first: a paper only a ranking over every
-    match can find."""
+    """Half the items by their rarest abstract words (papers whose four best words still match more than
+    ten papers are left out: no query of their words names them); half by three or four words of their
+    abstract that their title has too, which more than SEARCH_KEYWORD_CANDIDATES newer papers also
+    contain, and for which the reference puts them first: papers a BM25 ranking names, which only a
+    ranking over every match can reach."""
     rng = np.random.default_rng([seed, 200])
-    anywhere = [int(pk) for pk in rng.integers(1, papers + 1, KNOWN_ITEMS)]
-    older = [int(pk) for pk in rng.integers(1, papers // 2 + 1, KNOWN_ITEMS * 2)]
-    rows = dict(Paper.objects.filter(pk__in=anywhere + older).values_list("pk", "abstract"))
-    published = dict(Paper.objects.filter(pk__in=anywhere + older).values_list("pk", "published"))
+    distinctive = [int(pk) for pk in rng.integers(1, papers + 1, KNOWN_ITEMS)]
+    shared = [int(pk) for pk in rng.integers(1, papers + 1, KNOWN_ITEMS * 12)]
+    rows = {
+        pk: (title, abstract, published.toordinal())
+        for pk, title, abstract, published in Paper.objects.filter(pk__in=distinctive + shared).values_list(
+            "pk", "title", "abstract", "published"
+        )
+    }
     items: list[KnownItem] = []
-    for pk in anywhere:
+    for pk in distinctive:
         if len(items) == KNOWN_ITEMS // 2:
             break
-        text = _distinctive_words(reference, rows.get(pk, ""))
+        text = _distinctive_words(reference, rows[pk][1])
         if text is not None:
-            newer = reference.count(reference.query(text, newer_than=published[pk].toordinal()))
+            newer = reference.count(reference.query(text, newer_than=rows[pk][2]))
             items.append(KnownItem(pk, text, newer >= settings.SEARCH_KEYWORD_CANDIDATES))
     wanted = len(items) + KNOWN_ITEMS // 2
-    for pk in older:
+    for pk in shared:
         if len(items) == wanted:
             break
-        text = _everyday_words(reference, pk, rows.get(pk, ""), published[pk].toordinal(), papers)
+        text = _words_many_newer_papers_share(reference, pk, *rows[pk])
         if text is not None:
             items.append(KnownItem(pk, text, older_than_newest_candidates=True))
     return items
 
 
 def _words(abstract: str, reference: Reference) -> list[str]:
+    """The abstract's words, rarest first; not stop words, which no one recalls a paper by (and which
+    the site, as PostgreSQL, does not search)."""
     return sorted(
-        {word.lower() for word in _WORD.findall(abstract)},
+        {word.lower() for word in _WORD.findall(abstract)} - STOP_WORDS,
         key=lambda word: (reference.abstract_frequency(word), word),
     )
 
@@ -182,17 +189,18 @@ def _distinctive_words(reference: Reference, abstract: str) -> str | None:
     return " ".join(picked) if len(picked) >= WORDS_PER_ITEM[0] and count <= 10 else None
 
 
-def _everyday_words(reference: Reference, pk: int, abstract: str, date: int, papers: int) -> str | None:
-    everyday = [
-        word
-        for word in _words(abstract, reference)
-        if papers * 0.01 <= reference.abstract_frequency(word) <= papers * 0.3
-    ][:EVERYDAY_CONSIDERED]
-    for combination in itertools.combinations(everyday, WORDS_PER_ITEM[0]):
-        text = " ".join(combination)
-        newer = reference.count(reference.query(text, newer_than=date))
-        if newer >= settings.SEARCH_KEYWORD_CANDIDATES and pk in reference.top(text, k=3):
-            return text
+def _words_many_newer_papers_share(
+    reference: Reference, pk: int, title: str, abstract: str, date: int
+) -> str | None:
+    words = [
+        word for word in _words(abstract, reference) if word in {w.lower() for w in _WORD.findall(title)}
+    ]
+    for size in WORDS_PER_ITEM:
+        for combination in itertools.combinations(words, size):
+            text = " ".join(combination)
+            newer = reference.count(reference.query(text, newer_than=date))
+            if newer >= settings.SEARCH_KEYWORD_CANDIDATES and reference.top(text, k=1) == [pk]:
+                return text
     return None
 
 

@@ -36,9 +36,11 @@ def test_it_builds_a_corpus_measures_search_and_pages_and_reuses_the_corpus(scra
     for engine_ in ("keyword", "keyword (PostgreSQL)"):
         assert 0 <= relevance[engine_]["mrr_at_10"] <= 1 and relevance[engine_]["items"] > 0
         assert 0 <= relevance[engine_]["reference"]["overlap_at_10"] <= 1
-    assert "known-item MRR@10" in first.stdout and "keyword index" in first.stderr
+    assert "known-item MRR@10" in first.stdout
+    # built here, or kept from an earlier run of this corpus under var/bench
+    assert report["build"].get("keyword_index_seconds", 0) > 0 or report["build"]["keyword_index_reused"]
     for result in report["search"].values():
-        assert result["n"] == len(report["queries"])
+        assert result["n"] == 2 * len(report["queries"])  # at least two rounds, alternating between cases
         assert 0 < result["p50_ms"] <= result["p95_ms"] <= result["p99_ms"]
     assert report["search"]["semantic"]["recall_at_10"] >= 0.9
     assert report["search"]["semantic + 1% filter"]["full_pages"] >= 0.9  # 20 papers carry the 1% category
