@@ -69,8 +69,11 @@ class Paper(models.Model):
         blank=True,
         help_text="One sentence: the abstract's most central, or a language model's (summary_generated).",
     )
+    # A default in the database too: rows written by COPY (the benchmark's corpus) need not name it.
     summary_generated = models.BooleanField(
-        default=False, help_text="The summary was written by a language model, not quoted from the abstract."
+        default=False,
+        db_default=False,
+        help_text="The summary was written by a language model, not quoted from the abstract.",
     )
     topics = ArrayField(models.CharField(max_length=100), null=True, blank=True)
     research_field = models.CharField(max_length=100, null=True, blank=True)

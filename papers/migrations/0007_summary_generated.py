@@ -14,6 +14,7 @@ class Migration(migrations.Migration):
             name="summary_generated",
             field=models.BooleanField(
                 default=False,
+                db_default=False,
                 help_text="The summary was written by a language model, not quoted from the abstract.",
             ),
         ),
