@@ -18,7 +18,9 @@ COPY requirements.lock ./
 RUN pip install --require-hashes --no-deps -r requirements.lock
 
 COPY . .
-RUN mkdir -p /app/staticfiles /app/var && chown wovepaper:wovepaper /app/staticfiles /app/var
+# var/keyword-index is a volume in docker-compose.yml: made here so the volume starts owned by the app.
+RUN mkdir -p /app/staticfiles /app/var/keyword-index \
+    && chown wovepaper:wovepaper /app/staticfiles /app/var /app/var/keyword-index
 USER wovepaper
 RUN SECRET_KEY=build-only-collectstatic-key-not-used-at-runtime-0123456789abcdef \
     python manage.py collectstatic --noinput --verbosity 0

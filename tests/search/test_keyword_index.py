@@ -2,6 +2,7 @@
 filters hold, the index follows the embedding, and search falls back to PostgreSQL without it."""
 
 import datetime
+import io
 
 import pytest
 from django.core.cache import cache
@@ -147,6 +148,21 @@ def test_a_stale_index_is_left_for_postgresql_until_it_is_rebuilt(index_dir):
     assert len(keyword_ids("quasicrystal")) == 20  # PostgreSQL found them
     build()
     assert keyword_index.state() == "ok"
+
+
+def test_a_deployment_start_builds_the_index_only_when_it_is_missing_or_stale(index_dir):
+    make_paper(title="Zeolite membranes for desalination", abstract="Zeolite membranes.")
+    out = io.StringIO()
+    call_command("build_keyword_index", "--if-needed", stdout=out, verbosity=0)
+    assert out.getvalue().startswith("keyword index: 1 papers indexed")
+    out = io.StringIO()
+    call_command("build_keyword_index", "--if-needed", stdout=out, verbosity=0)
+    assert out.getvalue() == f"keyword index: current at {index_dir}, kept\n"
+    newer_weak_matches(50)
+    cache.delete("search:keyword-index:papers")
+    out = io.StringIO()
+    call_command("build_keyword_index", "--if-needed", stdout=out, verbosity=0)
+    assert out.getvalue().startswith("keyword index: 51 papers indexed")
 
 
 def test_the_index_follows_the_embedding(index_dir, settings):

@@ -2,6 +2,7 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.core.management.base import CommandParser
 
 from core.commands import OneLineErrorCommand
 from core.progress import progress_bar
@@ -14,7 +15,17 @@ class Command(OneLineErrorCommand):
         "read the old one until the new one is committed."
     )
 
-    def handle(self, *args: Any, verbosity: int, **options: Any) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--if-needed",
+            action="store_true",
+            help="only when the index is missing or stale (a deployment's start: a current index is kept)",
+        )
+
+    def handle(self, *args: Any, verbosity: int, if_needed: bool, **options: Any) -> None:
+        if if_needed and keyword_index.state() == "ok":
+            self.stdout.write(f"keyword index: current at {settings.SEARCH_KEYWORD_INDEX_DIR}, kept")
+            return
         started = time.monotonic()
         bar, progress = progress_bar("keyword index", verbosity=verbosity)
         with bar:
