@@ -214,9 +214,11 @@ def test_the_people_box_matches_names_as_the_researchers_index_and_tells_them_ap
         return [text_of(li) for li in html.xpath("//section[@aria-labelledby='people-heading']//li")]
 
     # Every word typed starts a word of the name, in any order: Anna is no "Grace Zorblaxian".
-    assert people("Grace Zorblaxian") == people("zorblaxian grace") == [
-        "Grace Zorblaxian · 1 paper here · 2025 · cs.DL · most with Anna Zorblaxian (1)"
-    ]
+    assert (
+        people("Grace Zorblaxian")
+        == people("zorblaxian grace")
+        == ["Grace Zorblaxian · 1 paper here · 2025 · cs.DL · most with Anna Zorblaxian (1)"]
+    )
     assert people("Zorblaxian") == [
         "Anna Zorblaxian · 3 papers here · 2025 · cs.CL, cs.DL · most with Grace Zorblaxian (1)",
         "Grace Zorblaxian · 1 paper here · 2025 · cs.DL · most with Anna Zorblaxian (1)",
