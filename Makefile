@@ -30,10 +30,11 @@ chromium:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light pgbouncer >/dev/null; \
 		else echo "chromium, nginx or pgbouncer is not installed: their tests will be skipped (apt-get install chromium nginx-light pgbouncer)"; fi; }
 
-# Two pytest-xdist workers, one a core, each with its own PostgreSQL and Redis (tests/services.py).
+# Two pytest-xdist workers, one a core, each with its own PostgreSQL and Redis (tests/services.py);
+# the slowest 25 tests are listed at the end, to see where the 15-minute budget goes.
 TEST_WORKERS ?= 2
 test: $(INSTALLED) chromium
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=25
 
 lint: $(INSTALLED)
 	$(BIN)/python -m ruff check .
