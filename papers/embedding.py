@@ -3,8 +3,9 @@ Runtime (papers/onnx_encoder.py, EMBEDDING_BACKEND=onnx, the default), or by tor
 
 Loaded once per process: by gunicorn workers and the embed worker's children when they start
 (`load_model`), so no reader or task waits the seconds loading takes; elsewhere on first use. Importing
-this module imports torch: only the processes that embed (web workers for queries, the embed worker)
-import it; start-up, migrations and beat do not.
+this module is cheap: torch, sentence-transformers and ONNX Runtime (seconds and hundreds of megabytes)
+are imported when a model is opened, so migrations, beat and every other manage.py command, which import
+it through the URLconf and the harvest's tasks, never load them.
 """
 
 from __future__ import annotations
@@ -16,12 +17,9 @@ from functools import cache
 from typing import Protocol
 
 import numpy as np
-import torch
 from django.conf import settings
-from sentence_transformers import SentenceTransformer
 
 from papers.model_files import model_location
-from papers.onnx_encoder import OnnxEncoder, export, exported_path
 
 logger = logging.getLogger(__name__)
 
@@ -32,32 +30,22 @@ class Encoder(Protocol):
     def encode(self, texts: list[str], *, batch_size: int) -> np.ndarray: ...
 
 
-class TorchEncoder:
-    """sentence-transformers on torch: the reference, and what runs when ONNX Runtime cannot."""
-
-    backend = "torch"
-
-    def __init__(self, location: str, *, max_tokens: int) -> None:
-        self.model = SentenceTransformer(location, device="cpu")
-        self.model.max_seq_length = max_tokens
-
-    def encode(self, texts: list[str], *, batch_size: int) -> np.ndarray:
-        return self.model.encode(
-            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
-
-
 def open_encoder(backend: str) -> Encoder:
     """The model on `backend` ("onnx", exported on first use and cached, or "torch"); ONNX falls back to
     torch, with a warning, if the export or the runtime fails. Not cached: get_model is."""
+    # Only a process that embeds should pay these libraries' seconds and hundreds of megabytes, not
+    # migrate, beat or the other commands (which import this module): imported here for their import cost.
+    from papers import onnx_encoder, torch_encoder
+
+    torch_encoder.limit_threads(settings.TORCH_THREADS)
     location = model_location()
     if backend == "onnx":
         try:
-            path = exported_path(location, settings.EMBEDDING_ONNX_DIR)
+            path = onnx_encoder.exported_path(location, settings.EMBEDDING_ONNX_DIR)
             if not path.exists():
                 logger.info("exporting the embedding model to ONNX (once): %s", path)
-                export(location, path)
-            return OnnxEncoder(
+                onnx_encoder.export(location, path)
+            return onnx_encoder.OnnxEncoder(
                 location, path, max_tokens=settings.EMBEDDING_MAX_TOKENS, threads=settings.TORCH_THREADS
             )
         except Exception as error:  # any failure of the fast path leaves the reference path
@@ -66,13 +54,12 @@ def open_encoder(backend: str) -> Encoder:
                 type(error).__name__,
                 error,
             )
-    return TorchEncoder(location, max_tokens=settings.EMBEDDING_MAX_TOKENS)
+    return torch_encoder.TorchEncoder(location, max_tokens=settings.EMBEDDING_MAX_TOKENS)
 
 
 @cache
 def get_model() -> Encoder:
     started = time.monotonic()
-    torch.set_num_threads(settings.TORCH_THREADS)  # per process: see the setting
     encoder = open_encoder(settings.EMBEDDING_BACKEND)
     dimensions = encoder.encode(["how many dimensions"], batch_size=1).shape[1]
     if dimensions != settings.EMBEDDING_DIMENSIONS:

@@ -1,5 +1,6 @@
 """What a self-hoster relies on at start-up: a warning when e-mails would only be printed, errors reported
-to Sentry (SENTRY_DSN) or e-mailed to ADMINS, and torch kept to TORCH_THREADS threads per process."""
+to Sentry (SENTRY_DSN) or e-mailed to ADMINS, and torch imported only by a process that embeds, kept to
+TORCH_THREADS threads there."""
 
 from __future__ import annotations
 
@@ -117,6 +118,23 @@ def test_with_sentry_an_error_is_sent_there_without_personal_data():
     sent = b"".join(_SentryIngest.received)
     assert b"broken on purpose" in sent and b"RuntimeError" in sent
     assert b'"environment":"https://wovepaper.org"' in sent.replace(b" ", b"")
+
+
+def test_only_a_process_that_embeds_imports_torch():
+    # Importing torch, sentence-transformers and ONNX Runtime costs seconds: migrate, beat and every
+    # manage.py command load the URLconf, the admin and the tasks, and none of them embeds.
+    script = (
+        "import sys, django; django.setup()\n"
+        "from django.urls import get_resolver; get_resolver().url_patterns\n"
+        "import wovepaper.celery, harvest.tasks, papers.tasks, chat.tasks, analysis.tasks\n"
+        "heavy = {'torch', 'sentence_transformers', 'onnxruntime', 'transformers'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+        "from papers.embedding import embed_texts; embed_texts(['a query'])\n"
+        "print('torch' in sys.modules)\n"
+    )
+    result = _python(script, **PRODUCTION, DJANGO_SETTINGS_MODULE="wovepaper.settings")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["[]", "True"]
 
 
 def test_torch_keeps_to_its_threads_in_each_process():

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 
 import numpy as np
-import torch
 from django.conf import settings
 from django.core.cache import cache
 
@@ -26,21 +24,12 @@ def query_vector_key(text: str) -> str:
     return f"search:query-vector:{model}:{digest}"
 
 
-@functools.cache
-def _one_thread_per_query() -> None:
-    """One short text gains nothing from a second torch thread, and on busy cores torch's threads wait
-    for each other: a query took 100-900 ms with two threads against 11-16 ms with one on a loaded
-    2-core machine. Set once per process: processes that search are not the ones that embed papers."""
-    torch.set_num_threads(1)
-
-
 def query_vector(text: str) -> np.ndarray:
     """The unit vector of a query, from the cache or from the model (then cached)."""
     key = query_vector_key(text)
     cached = cache.get(key)
     if cached is not None:
         return np.frombuffer(cached, dtype=np.float32)
-    _one_thread_per_query()
     vector = np.asarray(embed_texts([normalised_query_text(text)])[0], dtype=np.float32)
     cache.set(key, vector.tobytes(), timeout=settings.SEARCH_QUERY_VECTOR_TTL)
     return vector

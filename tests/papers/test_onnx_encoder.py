@@ -15,9 +15,10 @@ import pytest
 from django.test import override_settings
 
 from harvest.demo import DEMO_DATA
-from papers.embedding import TorchEncoder, open_encoder, paper_text
+from papers.embedding import open_encoder, paper_text
 from papers.model_files import model_location
 from papers.onnx_encoder import OnnxEncoder, exported_path
+from papers.torch_encoder import TorchEncoder
 
 DEMO_LISTING = (
     Path(__file__).resolve().parents[2] / "harvest/demo_data/arxiv_cs_daily_2025-05_2025-06.jsonl.gz"
