@@ -63,7 +63,8 @@ def lock_paper_writes() -> None:
 
 def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list[int]]:
     """Store a page of records in one transaction; returns the counts and the ids of papers that are new
-    or whose text changed (they need embedding and researcher matching)."""
+    or whose text changed (they need embedding and researcher matching). The page's new papers and their
+    authorships are inserted in two statements, whatever their number; a changed paper is saved alone."""
     records_by_id = {record.arxiv_id: record for record in records}  # last record of an id wins
     counts = UpsertCounts()
     touched: list[int] = []
@@ -73,15 +74,14 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
             paper.arxiv_id: paper
             for paper in Paper.objects.select_for_update().filter(arxiv_id__in=records_by_id)
         }
+        new_papers: list[tuple[Paper, tuple[ParsedAuthor, ...]]] = []
         for arxiv_id, record in records_by_id.items():
             authors = authors_of(record)
             values = _values_from(record, authors)
             paper = existing.get(arxiv_id)
             if paper is None:
-                paper = Paper.objects.create(arxiv_id=arxiv_id, slug=paper_slug(record.title), **values)
-                authorships_replace(paper=paper, authors=authors)
-                counts.created += 1
-                touched.append(paper.pk)
+                paper = Paper(arxiv_id=arxiv_id, slug=paper_slug(record.title), **values)
+                new_papers.append((paper, authors))
                 continue
             changed = [
                 name for name, value in values.items()
@@ -103,6 +103,12 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
                 authorships_replace(paper=paper, authors=authors)
             counts.updated += 1
             touched.append(paper.pk)
+        Paper.objects.bulk_create([paper for paper, _authors in new_papers])
+        Authorship.objects.bulk_create(
+            [authorship for paper, authors in new_papers for authorship in _new_authorships(paper, authors)]
+        )
+        counts.created += len(new_papers)
+        touched += [paper.pk for paper, _authors in new_papers]
     return counts, touched
 
 
@@ -114,11 +120,32 @@ def people_first(authors: tuple[ParsedAuthor, ...]) -> tuple[ParsedAuthor, ...]:
     return tuple(replace(author, position=number) for number, author in enumerate(ordered, start=1))
 
 
+def _authorship_values(author: ParsedAuthor) -> dict:
+    """What an authorship stores of an author; without affiliations, none is written (nor erased)."""
+    values = {
+        "name": author.display_name,
+        "normalised_name": normalise_name(author.name),
+        "is_collaboration": author.is_collaboration,
+    }
+    if author.affiliations:
+        values["affiliations"] = list(author.affiliations)
+    return values
+
+
+def _new_authorships(paper: Paper, authors: tuple[ParsedAuthor, ...]) -> list[Authorship]:
+    """The authorships of a paper that has none yet, as authorships_replace would write them."""
+    return [
+        Authorship(paper=paper, position=author.position, **_authorship_values(author))
+        for author in people_first(authors)
+    ]
+
+
 def authorships_replace(*, paper: Paper, authors: tuple[ParsedAuthor, ...]) -> int:
-    """The one place authorships are written: they follow the author list, people first (people_first).
-    A person whose name is unchanged keeps their researcher, at the same position or moved (a team once
-    listed before them); a team is a collaboration author, never linked to a researcher; an empty
-    affiliation list never erases a known one. Returns the authorships written or deleted."""
+    """The one place authorships are written (with _new_authorships, for a paper that has none yet): they
+    follow the author list, people first (people_first). A person whose name is unchanged keeps their
+    researcher, at the same position or moved (a team once listed before them); a team is a collaboration
+    author, never linked to a researcher; an empty affiliation list never erases a known one. Returns the
+    authorships written or deleted."""
     current = {authorship.position: authorship for authorship in paper.authorships.all()}
     wanted = {author.position: author for author in people_first(authors)}
     # Only a name once on the paper, before and after, can say who is who.
@@ -133,13 +160,7 @@ def authorships_replace(*, paper: Paper, authors: tuple[ParsedAuthor, ...]) -> i
     Authorship.objects.filter(pk__in=stale).delete()
     new, changed = [], []
     for position, author in wanted.items():
-        values = {
-            "name": author.display_name,
-            "normalised_name": normalise_name(author.name),
-            "is_collaboration": author.is_collaboration,
-        }
-        if author.affiliations:
-            values["affiliations"] = list(author.affiliations)
+        values = _authorship_values(author)
         moved_researcher = (
             None if author.is_collaboration else researcher_of_name.get(values["normalised_name"])
         )
