@@ -40,14 +40,13 @@ def replica(django_db_setup) -> Iterator[str]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def site(replica) -> Iterator[str]:
+def _serve(replica_urls: str) -> Iterator[str]:
     port = free_port()
     env = (
         _process_env()
         | LIVE_SITE_ENV
         | {
-            "DATABASE_REPLICA_URLS": replica,
+            "DATABASE_REPLICA_URLS": replica_urls,
             "DATABASE_REPLICA_PIN_SECONDS": str(PIN_SECONDS),
             "GUNICORN_WORKERS": "1",
         }
@@ -65,6 +64,18 @@ def site(replica) -> Iterator[str]:
         time.sleep(0.2)
     yield f"http://127.0.0.1:{port}"
     _stop(process)
+
+
+@pytest.fixture(scope="module")
+def site(replica) -> Iterator[str]:
+    yield from _serve(replica)
+
+
+@pytest.fixture(scope="module")
+def site_with_a_replica_down(replica) -> Iterator[str]:
+    """The same replica, and a second one nothing answers for (a replica whose server is down)."""
+    db = settings.DATABASES["default"]
+    yield from _serve(f"{replica},postgres://{db['USER']}@127.0.0.1:{free_port()}/{db['NAME']}")
 
 
 def _wait_until_replayed(replica: str, arxiv_id: str, title: str) -> None:
@@ -138,3 +149,26 @@ def test_pages_read_the_replica_writes_go_to_the_primary_and_a_writer_reads_its_
             Paper.objects.filter(pk=paper.pk).delete()
             User.objects.filter(pk=reader.pk).delete()
             Session.objects.all().delete()
+
+
+def test_a_replica_that_is_down_is_skipped_and_readyz_says_so(
+    django_db_blocker, replica, site_with_a_replica_down
+):
+    with django_db_blocker.unblock():
+        paper = make_paper(arxiv_id=ARXIV_ID, title="Woven replicas, first edition")
+        try:
+            _wait_until_replayed(replica, ARXIV_ID, "Woven replicas, first edition")
+            _replay(replica, paused=True)
+            Paper.objects.filter(pk=paper.pk).update(title="Woven replicas, second edition")
+            with httpx.Client(timeout=30, follow_redirects=True) as client:
+                # Whichever replica a request draws first, the down one is skipped: every read is
+                # served, by the replica that answers (its replay paused before the change).
+                for _request in range(6):
+                    page = client.get(f"{site_with_a_replica_down}/papers/{ARXIV_ID}")
+                    assert page.status_code == 200 and "first edition" in page.text
+                ready = client.get(f"{site_with_a_replica_down}/readyz")
+            assert ready.status_code == 503
+            assert ready.json()["replica1"] == "ok" and ready.json()["replica2"] == "unavailable"
+        finally:
+            _replay(replica, paused=False)
+            Paper.objects.filter(pk=paper.pk).delete()

@@ -6,24 +6,52 @@ let through. On the primary: every write, every read inside a transaction on the
 accounts, sessions, auth, chat and harvest (the signed-in user's own data, and what the harvest decides
 from), everything Celery and the commands do (no request lets them onto a replica), and for
 DATABASE_REPLICA_PIN_SECONDS after a request that may have written (any other method) the same browser's
-requests whole, so a reader sees their own change at once whatever the replicas' lag."""
+requests whole, so a reader sees their own change at once whatever the replicas' lag.
+
+A replica that cannot be connected to is left alone by this process for REPLICA_RETRY_SECONDS: its reads
+go to another replica, or to the primary, so pages slow down rather than fail (/readyz reports it)."""
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 from collections.abc import Callable
 from contextvars import ContextVar
 
 from django.conf import settings
-from django.db import connections
+from django.db import OperationalError, connections
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
 
 REPLICA_APPS = frozenset({"papers", "researchers", "institutions", "analysis"})
 PIN_COOKIE = "wp_primary"  # set after a request that may have written: reads stay on the primary a while
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+REPLICA_RETRY_SECONDS = 30
 
+logger = logging.getLogger(__name__)
 _replica: ContextVar[str | None] = ContextVar("replica", default=None)
+_down_until: dict[str, float] = {}  # per process: a replica that refused us, and until when it is skipped
+
+
+def reachable_replica() -> str | None:
+    """A replica to read from, at random among those not known to be down, connected to before any
+    query needs it; None when none answers (the request then reads the primary)."""
+    now = time.monotonic()
+    candidates = [alias for alias in settings.DATABASE_REPLICAS if _down_until.get(alias, 0.0) <= now]
+    random.shuffle(candidates)
+    for alias in candidates:
+        try:
+            connections[alias].ensure_connection()
+        except OperationalError as error:
+            _down_until[alias] = now + REPLICA_RETRY_SECONDS
+            logger.warning(
+                "read replica %s is unreachable, skipped for %d s: %s", alias, REPLICA_RETRY_SECONDS, error
+            )
+            continue
+        _down_until.pop(alias, None)
+        return alias
+    return None
 
 
 class ReplicaRouter:
@@ -47,10 +75,13 @@ class ReplicaRouter:
 
 def reads_from_replicas(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable:
     def middleware(request: HttpRequest) -> HttpResponse:
-        if request.method not in SAFE_METHODS or PIN_COOKIE in request.COOKIES:
+        replica = None
+        if request.method in SAFE_METHODS and PIN_COOKIE not in request.COOKIES:
+            replica = reachable_replica()
+        if replica is None:
             response = get_response(request)
         else:
-            token = _replica.set(random.choice(settings.DATABASE_REPLICAS))
+            token = _replica.set(replica)
             try:
                 response = get_response(request)  # renders a TemplateResponse too
             finally:

@@ -196,8 +196,12 @@ DATABASE_REPLICAS = []
 for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
     if not _url.startswith(("postgres://", "postgresql://")):
         raise ImproperlyConfigured(f"DATABASE_REPLICA_URLS: replica {_number} is not a postgres:// URL")
-    DATABASES[f"replica{_number}"] = dj_database_url.parse(_url, conn_max_age=60, conn_health_checks=True) | {
+    _replica = dj_database_url.parse(_url, conn_max_age=60, conn_health_checks=True)
+    DATABASES[f"replica{_number}"] = _replica | {
         "DISABLE_SERVER_SIDE_CURSORS": DATABASE_TRANSACTION_POOLING,
+        # An unreachable replica is skipped (wovepaper/replicas.py): after two seconds, not the system's
+        # TCP timeout of minutes.
+        "OPTIONS": {"connect_timeout": 2} | _replica.get("OPTIONS", {}),
         "TEST": {"MIRROR": "default"},  # a test run makes no database for a replica: it reads the primary's
     }
     DATABASE_REPLICAS.append(f"replica{_number}")
