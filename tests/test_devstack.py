@@ -54,6 +54,8 @@ def stack_env(tmp_path: Path) -> dict[str, str]:
         "WOVEPAPER_REDIS_PORT": str(free_port()),
         "WOVEPAPER_PORT": str(free_port()),
         "WOVEPAPER_DEMO_LIMIT": "150",
+        # One web worker: each loads Django and the embedding model, and one shows the start-up as well.
+        "GUNICORN_WORKERS": "1",
         "SECRET_KEY": "",
     }
 

@@ -57,9 +57,7 @@ def _follow_control(request: HttpRequest, researcher: Researcher) -> HttpRespons
     if not request.htmx:
         return redirect(back)
     researcher = Researcher.objects.with_followers(request.user).get(pk=researcher.pk)
-    return TemplateResponse(
-        request, "accounts/_follow.html", {"researcher": researcher, "return_to": back}
-    )
+    return TemplateResponse(request, "accounts/_follow.html", {"researcher": researcher, "return_to": back})
 
 
 @login_required
@@ -68,7 +66,10 @@ def _follow_control(request: HttpRequest, researcher: Researcher) -> HttpRespons
 def following(request: HttpRequest) -> HttpResponse:
     papers = paginate(
         request,
-        Paper.objects.by_researchers(Researcher.objects.followed_by(request.user)).newest_first().for_lists().with_authors(),
+        Paper.objects.by_researchers(Researcher.objects.followed_by(request.user))
+        .newest_first()
+        .for_lists()
+        .with_authors(),
         PAPERS_PER_PAGE,
     )
     context = {"papers": papers}
