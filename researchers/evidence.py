@@ -97,22 +97,32 @@ class GroupEvidence:
         return bool(set(self.fields) & set(other.fields))
 
 
+@dataclass(frozen=True)
 class NameCommonness:
     """How many people are expected to carry a name, from the corpus's own names: the share of names with
     its given name times the number of names with its family name ("yang liu" is carried by several,
-    "dacheng tao" by about one)."""
+    "dacheng tao" by about one). The counts are of distinct names of two words or more, by first and by
+    last word; they need only cover the names asked about (the grouping counts those in the database,
+    `AuthorshipQuerySet.name_word_counts`)."""
 
-    def __init__(self, names: Iterable[str]) -> None:
+    given: Mapping[str, int]
+    family: Mapping[str, int]
+    total: int
+
+    @classmethod
+    def of_names(cls, names: Iterable[str]) -> NameCommonness:
         distinct = {name for name in names if " " in name}
-        self.given: Counter = Counter(name.split()[0] for name in distinct)
-        self.family: Counter = Counter(name.split()[-1] for name in distinct)
-        self.total = max(1, len(distinct))
+        return cls(
+            given=Counter(name.split()[0] for name in distinct),
+            family=Counter(name.split()[-1] for name in distinct),
+            total=len(distinct),
+        )
 
     def expected_holders(self, name: str) -> float:
         words = name.split()
         if len(words) < 2:
             return float("inf")  # a single word: nothing to say it is one person
-        return self.given[words[0]] * self.family[words[-1]] / self.total
+        return self.given.get(words[0], 0) * self.family.get(words[-1], 0) / max(1, self.total)
 
 
 @dataclass(frozen=True)

@@ -169,18 +169,25 @@ def _join_on_weak_evidence(
             year=year,
             vector=None if vector is None else np.asarray(vector, dtype=float),
         )
-    commonness = NameCommonness(
-        Authorship.objects.people().order_by().values_list("normalised_name", flat=True).distinct()
-    )
-    neighbours = _coauthor_neighbours(
-        set().union(*(e.coauthors for by_root in groups.values() for e in by_root.values()))
-    )
+    coauthor_names = set().union(*(e.coauthors for by_root in groups.values() for e in by_root.values()))
+    commonness = names_commonness(names=set(groups) | coauthor_names)
+    neighbours = _coauthor_neighbours(coauthor_names)
     for name, by_root in groups.items():
         holders = commonness.expected_holders(name)
         for one, other in merges_within_name(
             by_root, expected_holders=holders, neighbours=neighbours, commonness=commonness
         ):
             components.union(one, other)
+
+
+def names_commonness(*, names: Iterable[str]) -> NameCommonness:
+    """How common each of these names is among the corpus's people, counted in the database for their
+    own given and family names: three queries, however many names the corpus holds."""
+    words = [name.split() for name in names]
+    counts = Authorship.objects.people().name_word_counts(
+        given={w[0] for w in words if len(w) > 1}, family={w[-1] for w in words if len(w) > 1}
+    )
+    return NameCommonness(given=counts.given, family=counts.family, total=counts.total)
 
 
 def _coauthor_neighbours(names: set[str]) -> dict[str, set[str]]:

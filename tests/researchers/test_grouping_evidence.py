@@ -13,7 +13,7 @@ from harvest.tasks import regroup_researchers_of
 from papers.models import Authorship, Paper
 from researchers.evidence import NameCommonness
 from researchers.models import Researcher, ResearcherRedirect
-from researchers.services import researchers_group_by_names
+from researchers.services import names_commonness, researchers_group_by_names
 from tests.factories import make_paper
 
 pytestmark = pytest.mark.django_db
@@ -46,12 +46,30 @@ def researcher_of(paper: Paper, name: str) -> Researcher:
 
 
 def test_the_commonness_of_a_name_comes_from_its_given_and_family_names():
-    commonness = NameCommonness(
+    commonness = NameCommonness.of_names(
         ["yang liu", "yang wang", "yang chen", "hao liu", "wei liu", "dacheng tao", "jie tao", "ada lovelace"]
     )
     assert commonness.expected_holders("yang liu") == pytest.approx(3 * 3 / 8)
     assert commonness.expected_holders("dacheng tao") == pytest.approx(1 * 2 / 8)
     assert commonness.expected_holders("plato") == float("inf")  # one word: never rare
+
+
+def test_the_commonness_counted_in_the_database_is_that_of_every_name_in_three_queries(
+    django_assert_num_queries,
+):
+    make_paper(authors=["Yang Liu", "Yang Wang", "Hao Liu", "Yang Q. Liu", "Dacheng Tao", "Plato"])
+    make_paper(authors=["Yang Liu", "Jie Tao", "José Liu-Tao", "Ada Lovelace", "Yang Chen"])
+    team = make_paper(authors=["Yang Team Liu"])
+    Authorship.objects.filter(paper=team).update(is_collaboration=True)  # no person: not counted
+    people = Authorship.objects.people().values_list("normalised_name", flat=True)
+    every_name = NameCommonness.of_names(people)
+    asked = ["yang liu", "dacheng tao", "jose liu tao", "hao chen", "nobody here", "plato"]
+    with django_assert_num_queries(3):  # given names, family names, all names: never the names themselves
+        counted = names_commonness(names=asked)
+    assert [counted.expected_holders(name) for name in asked] == [
+        every_name.expected_holders(name) for name in asked
+    ]
+    assert counted.expected_holders("yang liu") == pytest.approx(4 * 3 / 9)
 
 
 def test_a_rare_name_on_related_papers_in_the_same_years_is_one_researcher_and_the_old_id_redirects():
