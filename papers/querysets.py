@@ -35,6 +35,17 @@ if TYPE_CHECKING:
     from researchers.querysets import ResearcherQuerySet
 
 
+def _first_word() -> Func:
+    return Func(F("normalised_name"), Value(" "), Value(1), function="split_part", output_field=CharField())
+
+
+def _last_word() -> Func:
+    # Greedy: everything up to the last space goes.
+    return Func(
+        F("normalised_name"), Value("^.* "), Value(""), function="regexp_replace", output_field=CharField()
+    )
+
+
 class NameWordCounts(NamedTuple):
     given: dict[str, int]  # distinct names by their first word
     family: dict[str, int]  # ... by their last word
@@ -233,24 +244,19 @@ class AuthorshipQuerySet(models.QuerySet):
     def unmatched(self) -> AuthorshipQuerySet:
         return self.people().filter(researcher__isnull=True)
 
+    def with_family_name_in(self, families: Iterable[str]) -> AuthorshipQuerySet:
+        """Authorships whose normalised name of two words or more ends with one of these words."""
+        names = self.filter(normalised_name__contains=" ")
+        return names.alias(family=_last_word()).filter(family__in=list(families))
+
     def name_word_counts(self, *, given: Iterable[str], family: Iterable[str]) -> NameWordCounts:
         """Of the distinct normalised names of two words or more among these authorships: how many begin
         with each of these given names, how many end with each of these family names, and how many there
         are. Counted in the database, so the corpus's names never travel (the grouping asks this of every
         embedded batch)."""
         names = self.order_by().filter(normalised_name__contains=" ")
-        first_word = Func(
-            F("normalised_name"), Value(" "), Value(1), function="split_part", output_field=CharField()
-        )
-        last_word = Func(
-            F("normalised_name"),
-            Value("^.* "),
-            Value(""),
-            function="regexp_replace",
-            output_field=CharField(),
-        )
         counts = []
-        for word, wanted in ((first_word, given), (last_word, family)):
+        for word, wanted in ((_first_word(), given), (_last_word(), family)):
             rows = (
                 names.annotate(word=word)
                 .filter(word__in=list(wanted))

@@ -147,3 +147,57 @@ def test_the_task_after_an_embedded_batch_groups_its_authors_names_again():
 
     assert researcher_of(first, "Zoltan Weftmaker") == researcher_of(second, "Zoltan Weftmaker")
     assert Researcher.objects.filter(normalised_name="zoltan weftmaker").count() == 1
+
+
+def initials_and_full_name(*, shared: list[str], other_full: str = "") -> tuple[Paper, Paper, Paper | None]:
+    """ "D. Zhao" and "Dan Zhao" (and maybe another full name "D." may stand for) in a corpus where the
+    name is rare, grouped before their papers are embedded and again after, as the embed worker does."""
+    make_paper(authors=other_names(40))
+    subject = topic()
+    short = paper_on(None, ["D. Zhao", "Ada Lovelace", *shared])
+    full = paper_on(None, ["Dan Zhao", "Grace Hopper", *shared])
+    other = paper_on(None, [other_full, "Alan Turing", *shared]) if other_full else None
+    researchers_group_by_names()
+    for paper in (short, full, other):
+        if paper is not None:
+            Paper.objects.filter(pk=paper.pk).update(embedding=near(subject))
+    regroup_researchers_of(paper_ids=[short.pk])
+    return short, full, other
+
+
+def test_an_initialled_name_with_a_coauthor_topic_field_and_years_in_common_is_the_full_name():
+    short, full, _other = initials_and_full_name(shared=["Hedy Shuttlecock"])
+    dan = researcher_of(full, "Dan Zhao")
+    assert researcher_of(short, "D. Zhao") == dan
+    assert (dan.display_name, dan.normalised_name) == ("Dan Zhao", "dan zhao")  # the fuller name
+    assert ResearcherRedirect.objects.filter(researcher=dan).count() == 1
+
+
+def test_an_initialled_name_with_no_coauthor_in_common_stays_apart_from_the_full_name():
+    short, full, _other = initials_and_full_name(shared=[])
+    assert researcher_of(short, "D. Zhao") != researcher_of(full, "Dan Zhao")
+
+
+def test_an_initialled_name_that_could_be_either_of_two_full_names_joins_neither():
+    short, full, other = initials_and_full_name(shared=["Hedy Shuttlecock"], other_full="Di Zhao")
+    assert (
+        len(
+            {
+                researcher_of(short, "D. Zhao"),
+                researcher_of(full, "Dan Zhao"),
+                researcher_of(other, "Di Zhao"),
+            }
+        )
+        == 3
+    )
+
+
+def test_an_initialled_name_and_a_full_one_on_one_paper_are_two_people():
+    make_paper(authors=other_names(40))
+    subject = topic()
+    both = paper_on(near(subject), ["D. Zhao", "Dan Zhao", "Hedy Shuttlecock"])
+    full = paper_on(near(subject), ["Dan Zhao", "Hedy Shuttlecock"])
+    researchers_group_by_names()
+    assert (
+        researcher_of(both, "D. Zhao") != researcher_of(full, "Dan Zhao") == researcher_of(both, "Dan Zhao")
+    )
