@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.conf import settings
 from django.db import connection, models
@@ -32,6 +33,23 @@ if TYPE_CHECKING:
     from papers.models import Paper
     from researchers.models import Researcher
     from researchers.querysets import ResearcherQuerySet
+
+
+def _first_word() -> Func:
+    return Func(F("normalised_name"), Value(" "), Value(1), function="split_part", output_field=CharField())
+
+
+def _last_word() -> Func:
+    # Greedy: everything up to the last space goes.
+    return Func(
+        F("normalised_name"), Value("^.* "), Value(""), function="regexp_replace", output_field=CharField()
+    )
+
+
+class NameWordCounts(NamedTuple):
+    given: dict[str, int]  # distinct names by their first word
+    family: dict[str, int]  # ... by their last word
+    total: int  # distinct names of two words or more
 
 
 class PaperQuerySet(PaperSearchQuerySet):
@@ -225,6 +243,29 @@ class AuthorshipQuerySet(models.QuerySet):
 
     def unmatched(self) -> AuthorshipQuerySet:
         return self.people().filter(researcher__isnull=True)
+
+    def with_family_name_in(self, families: Iterable[str]) -> AuthorshipQuerySet:
+        """Authorships whose normalised name of two words or more ends with one of these words."""
+        names = self.filter(normalised_name__contains=" ")
+        return names.alias(family=_last_word()).filter(family__in=list(families))
+
+    def name_word_counts(self, *, given: Iterable[str], family: Iterable[str]) -> NameWordCounts:
+        """Of the distinct normalised names of two words or more among these authorships: how many begin
+        with each of these given names, how many end with each of these family names, and how many there
+        are. Counted in the database, so the corpus's names never travel (the grouping asks this of every
+        embedded batch)."""
+        names = self.order_by().filter(normalised_name__contains=" ")
+        counts = []
+        for word, wanted in ((_first_word(), given), (_last_word(), family)):
+            rows = (
+                names.annotate(word=word)
+                .filter(word__in=list(wanted))
+                .values("word")
+                .annotate(names=Count("normalised_name", distinct=True))
+            )
+            counts.append({row["word"]: row["names"] for row in rows})
+        total = names.aggregate(names=Count("normalised_name", distinct=True))["names"]
+        return NameWordCounts(given=counts[0], family=counts[1], total=total)
 
     def by_members_of(self, institution: Institution) -> AuthorshipQuerySet:
         """Authorships of the researchers affiliated with the institution."""

@@ -1,12 +1,13 @@
 """The evidence that two groups of same-name authorships are one person, besides a shared co-author or a
 printed affiliation (which join authorships outright, researchers/services.py): overlapping arXiv fields,
 years active, the meaning of their papers (the mean of the papers' vectors), co-authors who wrote together
-(a "bridge"), and how common the name is. Merging two people is worse than leaving one split, so every
-rule asks for several of these at once, and more of them the commoner the name."""
+(a "bridge"), and how common the name is; and when an initialled name ("D. Zhao") is a full one ("Dan
+Zhao"). Merging two people is worse than leaving one split, so every rule asks for several of these at
+once, and more of them the commoner the name."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -37,6 +38,9 @@ BRIDGE_AUTHOR_LIST = 15
 # Of the co-authors of the smaller group, the share that must have written with the other group's for the
 # link to count as one lab's (several of them, for a common name).
 BRIDGE_SHARE = 0.2
+# An initialled name and a full one are one person only on co-authors they share (of short author lists,
+# with uncommon names): one, or this many when the full name is common.
+VARIANT_SHARED_COAUTHORS_OF_COMMON_NAME = 2
 
 
 @dataclass
@@ -97,22 +101,32 @@ class GroupEvidence:
         return bool(set(self.fields) & set(other.fields))
 
 
+@dataclass(frozen=True)
 class NameCommonness:
     """How many people are expected to carry a name, from the corpus's own names: the share of names with
     its given name times the number of names with its family name ("yang liu" is carried by several,
-    "dacheng tao" by about one)."""
+    "dacheng tao" by about one). The counts are of distinct names of two words or more, by first and by
+    last word; they need only cover the names asked about (the grouping counts those in the database,
+    `AuthorshipQuerySet.name_word_counts`)."""
 
-    def __init__(self, names: Iterable[str]) -> None:
+    given: Mapping[str, int]
+    family: Mapping[str, int]
+    total: int
+
+    @classmethod
+    def of_names(cls, names: Iterable[str]) -> NameCommonness:
         distinct = {name for name in names if " " in name}
-        self.given: Counter = Counter(name.split()[0] for name in distinct)
-        self.family: Counter = Counter(name.split()[-1] for name in distinct)
-        self.total = max(1, len(distinct))
+        return cls(
+            given=Counter(name.split()[0] for name in distinct),
+            family=Counter(name.split()[-1] for name in distinct),
+            total=len(distinct),
+        )
 
     def expected_holders(self, name: str) -> float:
         words = name.split()
         if len(words) < 2:
             return float("inf")  # a single word: nothing to say it is one person
-        return self.given[words[0]] * self.family[words[-1]] / self.total
+        return self.given.get(words[0], 0) * self.family.get(words[-1], 0) / max(1, self.total)
 
 
 @dataclass(frozen=True)
@@ -191,3 +205,61 @@ def merges_within_name(
         _count, _topic, one, other = max(candidates)
         live[one].absorb(live.pop(other))
         merged.append((one, other))
+
+
+def initialled(name: str) -> str | None:
+    """The normalised name with its given names cut to initials ("dan zhao" → "d zhao", "xiao ming wang" →
+    "x m wang"); None when there is nothing to cut (they are initials already, or there are none)."""
+    *given, family = name.split() or [""]
+    if not given or all(len(word) == 1 for word in given):
+        return None
+    return " ".join([*(word[0] for word in given), family])
+
+
+def one_person_by_initials(
+    short: GroupEvidence, full: GroupEvidence, *, short_name: str, full_name: str, commonness: NameCommonness
+) -> bool:
+    """Whether a group of an initialled name ("d zhao") and one of a full name it abbreviates ("dan zhao")
+    are one person. "D." is any of many given names, so everything must agree: the two names never on one
+    paper (that is two people), the same years, papers near in meaning in a shared field, and co-authors in
+    common whose own names are uncommon (two of them when the full name is common)."""
+    if full_name in short.coauthors or short_name in full.coauthors:
+        return False
+    if short.year_gap(full) > SAME_YEARS_GAP or not short.shares_a_field(full):
+        return False
+    topic = short.topic_similarity(full)
+    if topic is None or topic < TOPIC_NEAR:
+        return False
+    shared = {
+        name
+        for name in short.close_coauthors & full.close_coauthors
+        if commonness.expected_holders(name) < BRIDGE_NAME_HOLDERS
+    }
+    common = commonness.expected_holders(full_name) >= COMMON_NAME_HOLDERS
+    return len(shared) >= (VARIANT_SHARED_COAUTHORS_OF_COMMON_NAME if common else 1)
+
+
+def merges_by_initials(
+    groups: Mapping[str, Mapping[int, GroupEvidence]], *, commonness: NameCommonness
+) -> list[tuple[int, int]]:
+    """The pairs of groups (by key) of an initialled name and a full one to merge: a group of "d zhao"
+    joins the one group, of all the full names it may abbreviate ("dan zhao", "di zhao"), that is the same
+    person on that evidence; when two would be, which one it is cannot be told, and it joins neither."""
+    full_names_of: dict[str, list[str]] = defaultdict(list)
+    for name in groups:
+        if (short_name := initialled(name)) in groups:
+            full_names_of[short_name].append(name)
+    merged = []
+    for short_name, full_names in sorted(full_names_of.items()):
+        for key, short in groups[short_name].items():
+            matches = [
+                other_key
+                for full_name in full_names
+                for other_key, full in groups[full_name].items()
+                if one_person_by_initials(
+                    short, full, short_name=short_name, full_name=full_name, commonness=commonness
+                )
+            ]
+            if len(matches) == 1:
+                merged.append((key, matches[0]))
+    return merged

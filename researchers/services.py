@@ -15,7 +15,14 @@ from django.utils import timezone
 
 from institutions.models import Affiliation
 from papers.models import Authorship, Paper
-from researchers.evidence import BRIDGE_AUTHOR_LIST, GroupEvidence, NameCommonness, merges_within_name
+from researchers.evidence import (
+    BRIDGE_AUTHOR_LIST,
+    GroupEvidence,
+    NameCommonness,
+    initialled,
+    merges_by_initials,
+    merges_within_name,
+)
 from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.names import normalise_name
 
@@ -67,6 +74,8 @@ def researchers_group_by_names(
     names = {row[2] for row in unmatched_rows} | set(names or ())
     if not names:
         return 0
+    if weak_evidence:
+        names |= _initials_variants(names)  # their researchers may be the same people
     known_rows = list(
         Authorship.objects.filter(
             _local_researchers(), normalised_name__in=names, researcher__isnull=False
@@ -106,31 +115,33 @@ def researchers_group_by_names(
         _join_on_weak_evidence(components, nodes, coauthors)
 
     researchers_in: dict[int, set[int]] = defaultdict(set)
-    for authorship_id, _paper_id, _name, researcher_id in known_rows:
+    names_in: dict[int, set[str]] = defaultdict(set)
+    for authorship_id, _paper_id, name, researcher_id in known_rows:
         researchers_in[components.find(authorship_id)].add(researcher_id)
-    written_names: dict[int, Counter] = defaultdict(Counter)
+        names_in[components.find(authorship_id)].add(name)
+    written_names: dict[int, Counter] = defaultdict(Counter)  # (normalised, as written)
     members: dict[int, list[int]] = defaultdict(list)
-    for authorship_id, _paper_id, _normalised, written in unmatched_rows:
+    for authorship_id, _paper_id, normalised, written in unmatched_rows:
         root = components.find(authorship_id)
-        written_names[root][written] += 1
+        written_names[root][(normalised, written)] += 1
+        names_in[root].add(normalised)
         members[root].append(authorship_id)
 
-    normalised_of = {row[0]: row[2] for row in unmatched_rows}
+    named = {root: _fullest_name(written_names[root]) for root in members}
     new_roots = [root for root in members if root not in researchers_in]
     created = Researcher.objects.bulk_create(
-        Researcher(
-            display_name=written_names[root].most_common(1)[0][0],
-            normalised_name=normalised_of[members[root][0]],
-        )
-        for root in new_roots
+        Researcher(normalised_name=named[root][0], display_name=named[root][1]) for root in new_roots
     )
     owner = {root: researcher.pk for root, researcher in zip(new_roots, created, strict=True)}
     for root, researcher_ids in researchers_in.items():
         survivor_id, *absorbed_ids = sorted(researcher_ids)
-        if absorbed_ids:
+        if absorbed_ids or len(names_in[root]) > 1:
             survivor = Researcher.objects.get(pk=survivor_id)
+            known_as = dict([named[root]] if root in members else [])
             for absorbed in Researcher.objects.filter(pk__in=absorbed_ids):
+                known_as.setdefault(absorbed.normalised_name, absorbed.display_name)
                 researcher_absorb(survivor=survivor, absorbed=absorbed)
+            _take_fullest_name(survivor, known_as)
         owner[root] = survivor_id
 
     links = [(authorship_id, owner[root]) for root, ids in members.items() for authorship_id in ids]
@@ -155,25 +166,70 @@ def _link_authorships(links: Sequence[tuple[int, int]]) -> None:
         )
 
 
+def _fullest_name(written: Counter) -> tuple[str, str]:
+    """The (normalised, written) name a group of authorships goes by: its fullest ("Dan Zhao" over "D.
+    Zhao", when evidence joined the two), as most of them write it."""
+    fullest = max((normalised for normalised, _written in written), key=len)
+    return max((pair for pair in written if pair[0] == fullest), key=written.__getitem__)
+
+
+def _take_fullest_name(survivor: Researcher, names: Mapping[str, str]) -> None:
+    """A researcher known by initials ("D. Zhao") that joined one with the full name takes the full name."""
+    fullest = max(names, key=len, default="")
+    if initialled(fullest) == survivor.normalised_name:
+        survivor.normalised_name, survivor.display_name = fullest, names[fullest]
+        survivor.save(update_fields=["normalised_name", "display_name", "updated_at"])
+
+
 def _join_on_weak_evidence(
     components: _Components, nodes: list[tuple[int, int, str]], coauthors: Mapping[int, set[str]]
 ) -> None:
-    """Join the groups of one name that the weaker evidence, taken together, says are one person."""
+    """Join the groups of one name that the weaker evidence, taken together, says are one person; then
+    the groups of an initialled name and a full one it abbreviates that it says are one."""
     roots_of_name: dict[str, set[int]] = defaultdict(set)
     for authorship_id, _paper_id, name in nodes:
         roots_of_name[name].add(components.find(authorship_id))
     split_names = {name for name, roots in roots_of_name.items() if len(roots) > 1}
-    if not split_names:
+    abbreviated = {short for name in roots_of_name if (short := initialled(name)) in roots_of_name}
+    variant_names = abbreviated | {name for name in roots_of_name if initialled(name) in abbreviated}
+    weighed = [node for node in nodes if node[2] in split_names | variant_names]
+    if not weighed:
         return
-    split_nodes = [node for node in nodes if node[2] in split_names]
     papers = {
         paper_id: (field_name, published.year, vector)
         for paper_id, field_name, published, vector in Paper.objects.filter(
-            pk__in={node[1] for node in split_nodes}
+            pk__in={node[1] for node in weighed}
         ).values_list("id", "primary_category", "published", "embedding")
     }
+    groups = _group_evidence(components, weighed, papers, coauthors)
+    coauthor_names = set().union(*(e.coauthors for by_root in groups.values() for e in by_root.values()))
+    commonness = names_commonness(names=set(groups) | coauthor_names)
+    neighbours = _coauthor_neighbours(
+        set().union(*(e.coauthors for name in split_names for e in groups[name].values()))
+    )
+    for name in split_names:
+        holders = commonness.expected_holders(name)
+        for one, other in merges_within_name(
+            groups[name], expected_holders=holders, neighbours=neighbours, commonness=commonness
+        ):
+            components.union(one, other)
+    if variant_names:
+        variants = [node for node in weighed if node[2] in variant_names]
+        for one, other in merges_by_initials(
+            _group_evidence(components, variants, papers, coauthors), commonness=commonness
+        ):
+            components.union(one, other)
+
+
+def _group_evidence(
+    components: _Components,
+    nodes: list[tuple[int, int, str]],
+    papers: Mapping[int, tuple[str, int, object]],
+    coauthors: Mapping[int, set[str]],
+) -> dict[str, dict[int, GroupEvidence]]:
+    """What is known of each group of authorships, by name and by the group's root."""
     groups: dict[str, dict[int, GroupEvidence]] = defaultdict(dict)
-    for authorship_id, paper_id, name in split_nodes:
+    for authorship_id, paper_id, name in nodes:
         field_name, year, vector = papers[paper_id]
         evidence = groups[name].setdefault(components.find(authorship_id), GroupEvidence())
         evidence.add_paper(
@@ -182,18 +238,33 @@ def _join_on_weak_evidence(
             year=year,
             vector=None if vector is None else np.asarray(vector, dtype=float),
         )
-    commonness = NameCommonness(
-        Authorship.objects.people().order_by().values_list("normalised_name", flat=True).distinct()
+    return groups
+
+
+def _initials_variants(names: Iterable[str]) -> set[str]:
+    """The corpus's names that may be these same people written otherwise: each full name's initialled
+    form ("dan zhao" → "d zhao"), and the full names each initialled one may abbreviate."""
+    variants = {short for name in names if (short := initialled(name))}
+    abbreviations = {name for name in names if initialled(name) is None and len(name.split()) > 1}
+    if abbreviations:
+        families = {name.split()[-1] for name in abbreviations}
+        variants |= {
+            name
+            for name in Authorship.objects.people().with_family_name_in(families)
+            .values_list("normalised_name", flat=True).distinct()
+            if initialled(name) in abbreviations
+        }  # fmt: skip
+    return variants - set(names)
+
+
+def names_commonness(*, names: Iterable[str]) -> NameCommonness:
+    """How common each of these names is among the corpus's people, counted in the database for their
+    own given and family names: three queries, however many names the corpus holds."""
+    words = [name.split() for name in names]
+    counts = Authorship.objects.people().name_word_counts(
+        given={w[0] for w in words if len(w) > 1}, family={w[-1] for w in words if len(w) > 1}
     )
-    neighbours = _coauthor_neighbours(
-        set().union(*(e.coauthors for by_root in groups.values() for e in by_root.values()))
-    )
-    for name, by_root in groups.items():
-        holders = commonness.expected_holders(name)
-        for one, other in merges_within_name(
-            by_root, expected_holders=holders, neighbours=neighbours, commonness=commonness
-        ):
-            components.union(one, other)
+    return NameCommonness(given=counts.given, family=counts.family, total=counts.total)
 
 
 def _coauthor_neighbours(names: set[str]) -> dict[str, set[str]]:

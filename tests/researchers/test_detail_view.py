@@ -1,6 +1,7 @@
 """The researcher profile: every element on data with known answers."""
 
 import datetime
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -8,7 +9,7 @@ from django.core.cache import cache
 
 from analysis.models import Topic
 from papers.models import Paper
-from researchers.figures import profile_figures
+from researchers.figures import SAME_NAME_SHOWN, profile_figures
 from researchers.models import Researcher, ResearcherRedirect
 from tests.factories import make_affiliation, make_institution, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
@@ -133,6 +134,36 @@ def test_it_lists_researchers_with_the_same_name_and_what_tells_them_apart(clien
         "Either other researchers who publish under this name, or the same person where the external "
         "sources have not merged their records." in text_of(section)
     )
+
+
+# What a same-name row must say: papers here, the years, then at least one field ("cs.CV", "hep-th").
+TOLD_APART = re.compile(r"^· \d+ papers? here · \d{4}(–\d{4})? · [a-z-]+(\.[A-Za-z-]+)?\b")
+
+
+def test_the_yang_lius_of_the_demo_corpus_are_told_apart_on_a_profile_and_in_the_name_filter(
+    client, demo_corpus
+):
+    namesakes = Researcher.objects.people().filter(normalised_name="yang liu")
+    urls = {researcher.get_absolute_url() for researcher in namesakes}
+    assert len(urls) >= 5
+    section = tree(client.get(min(namesakes, key=lambda r: r.pk).get_absolute_url())).xpath(
+        "//section[@aria-labelledby='same-name-heading']"
+    )[0]
+    on_profile = [text_of(item.xpath("./span")[0]) for item in section.xpath(".//li")]
+    assert len(on_profile) == min(len(urls) - 1, SAME_NAME_SHOWN)
+    matches = Researcher.objects.people().named("yang liu").count()
+    in_filter = [
+        text_of(item.xpath("./span")[0])
+        for page in range(1, matches // 50 + 2)
+        for item in tree(client.get("/researchers", {"q": "yang liu", "page": page})).xpath(
+            "//section[@id='results']/ul/li"
+        )
+        if item.xpath("./a/@href")[0] in urls
+    ]
+    assert len(in_filter) == len(urls)
+    for rows in (on_profile, in_filter):
+        assert len(set(rows)) == len(rows), rows  # no two of them read alike
+        assert [row for row in rows if not TOLD_APART.match(row) or " · most with " not in row] == []
 
 
 def test_it_leaves_out_the_same_name_section_when_nobody_shares_the_name(client, profile):

@@ -13,7 +13,7 @@ from harvest.tasks import regroup_researchers_of
 from papers.models import Authorship, Paper
 from researchers.evidence import NameCommonness
 from researchers.models import Researcher, ResearcherRedirect
-from researchers.services import researchers_group_by_names
+from researchers.services import names_commonness, researchers_group_by_names
 from tests.factories import make_paper
 
 pytestmark = pytest.mark.django_db
@@ -46,12 +46,30 @@ def researcher_of(paper: Paper, name: str) -> Researcher:
 
 
 def test_the_commonness_of_a_name_comes_from_its_given_and_family_names():
-    commonness = NameCommonness(
+    commonness = NameCommonness.of_names(
         ["yang liu", "yang wang", "yang chen", "hao liu", "wei liu", "dacheng tao", "jie tao", "ada lovelace"]
     )
     assert commonness.expected_holders("yang liu") == pytest.approx(3 * 3 / 8)
     assert commonness.expected_holders("dacheng tao") == pytest.approx(1 * 2 / 8)
     assert commonness.expected_holders("plato") == float("inf")  # one word: never rare
+
+
+def test_the_commonness_counted_in_the_database_is_that_of_every_name_in_three_queries(
+    django_assert_num_queries,
+):
+    make_paper(authors=["Yang Liu", "Yang Wang", "Hao Liu", "Yang Q. Liu", "Dacheng Tao", "Plato"])
+    make_paper(authors=["Yang Liu", "Jie Tao", "José Liu-Tao", "Ada Lovelace", "Yang Chen"])
+    team = make_paper(authors=["Yang Team Liu"])
+    Authorship.objects.filter(paper=team).update(is_collaboration=True)  # no person: not counted
+    people = Authorship.objects.people().values_list("normalised_name", flat=True)
+    every_name = NameCommonness.of_names(people)
+    asked = ["yang liu", "dacheng tao", "jose liu tao", "hao chen", "nobody here", "plato"]
+    with django_assert_num_queries(3):  # given names, family names, all names: never the names themselves
+        counted = names_commonness(names=asked)
+    assert [counted.expected_holders(name) for name in asked] == [
+        every_name.expected_holders(name) for name in asked
+    ]
+    assert counted.expected_holders("yang liu") == pytest.approx(4 * 3 / 9)
 
 
 def test_a_rare_name_on_related_papers_in_the_same_years_is_one_researcher_and_the_old_id_redirects():
@@ -129,3 +147,57 @@ def test_the_task_after_an_embedded_batch_groups_its_authors_names_again():
 
     assert researcher_of(first, "Zoltan Weftmaker") == researcher_of(second, "Zoltan Weftmaker")
     assert Researcher.objects.filter(normalised_name="zoltan weftmaker").count() == 1
+
+
+def initials_and_full_name(*, shared: list[str], other_full: str = "") -> tuple[Paper, Paper, Paper | None]:
+    """ "D. Zhao" and "Dan Zhao" (and maybe another full name "D." may stand for) in a corpus where the
+    name is rare, grouped before their papers are embedded and again after, as the embed worker does."""
+    make_paper(authors=other_names(40))
+    subject = topic()
+    short = paper_on(None, ["D. Zhao", "Ada Lovelace", *shared])
+    full = paper_on(None, ["Dan Zhao", "Grace Hopper", *shared])
+    other = paper_on(None, [other_full, "Alan Turing", *shared]) if other_full else None
+    researchers_group_by_names()
+    for paper in (short, full, other):
+        if paper is not None:
+            Paper.objects.filter(pk=paper.pk).update(embedding=near(subject))
+    regroup_researchers_of(paper_ids=[short.pk])
+    return short, full, other
+
+
+def test_an_initialled_name_with_a_coauthor_topic_field_and_years_in_common_is_the_full_name():
+    short, full, _other = initials_and_full_name(shared=["Hedy Shuttlecock"])
+    dan = researcher_of(full, "Dan Zhao")
+    assert researcher_of(short, "D. Zhao") == dan
+    assert (dan.display_name, dan.normalised_name) == ("Dan Zhao", "dan zhao")  # the fuller name
+    assert ResearcherRedirect.objects.filter(researcher=dan).count() == 1
+
+
+def test_an_initialled_name_with_no_coauthor_in_common_stays_apart_from_the_full_name():
+    short, full, _other = initials_and_full_name(shared=[])
+    assert researcher_of(short, "D. Zhao") != researcher_of(full, "Dan Zhao")
+
+
+def test_an_initialled_name_that_could_be_either_of_two_full_names_joins_neither():
+    short, full, other = initials_and_full_name(shared=["Hedy Shuttlecock"], other_full="Di Zhao")
+    assert (
+        len(
+            {
+                researcher_of(short, "D. Zhao"),
+                researcher_of(full, "Dan Zhao"),
+                researcher_of(other, "Di Zhao"),
+            }
+        )
+        == 3
+    )
+
+
+def test_an_initialled_name_and_a_full_one_on_one_paper_are_two_people():
+    make_paper(authors=other_names(40))
+    subject = topic()
+    both = paper_on(near(subject), ["D. Zhao", "Dan Zhao", "Hedy Shuttlecock"])
+    full = paper_on(near(subject), ["Dan Zhao", "Hedy Shuttlecock"])
+    researchers_group_by_names()
+    assert (
+        researcher_of(both, "D. Zhao") != researcher_of(full, "Dan Zhao") == researcher_of(both, "Dan Zhao")
+    )
