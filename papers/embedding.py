@@ -3,9 +3,10 @@ Runtime (papers/onnx_encoder.py, EMBEDDING_BACKEND=onnx, the default), or by tor
 
 Loaded once per process: by gunicorn workers and the embed worker's children when they start
 (`load_model`), so no reader or task waits the seconds loading takes; elsewhere on first use. Importing
-this module is cheap: torch, sentence-transformers and ONNX Runtime (seconds and hundreds of megabytes)
-are imported when a model is opened, so migrations, beat and every other manage.py command, which import
-it through the URLconf and the harvest's tasks, never load them.
+this module is cheap: ONNX Runtime is imported when the model is opened, torch and sentence-transformers
+(seconds and hundreds of megabytes) only to export it once or to run the torch fallback. Migrations, beat
+and every other manage.py command, which import this module through the URLconf and the harvest's tasks,
+load none of them, and a web worker running the exported model holds no torch.
 """
 
 from __future__ import annotations
@@ -33,27 +34,40 @@ class Encoder(Protocol):
 def open_encoder(backend: str) -> Encoder:
     """The model on `backend` ("onnx", exported on first use and cached, or "torch"); ONNX falls back to
     torch, with a warning, if the export or the runtime fails. Not cached: get_model is."""
-    # Only a process that embeds should pay these libraries' seconds and hundreds of megabytes, not
-    # migrate, beat or the other commands (which import this module): imported here for their import cost.
-    from papers import onnx_encoder, torch_encoder
-
-    torch_encoder.limit_threads(settings.TORCH_THREADS)
     location = model_location()
     if backend == "onnx":
         try:
-            path = onnx_encoder.exported_path(location, settings.EMBEDDING_ONNX_DIR)
-            if not path.exists():
-                logger.info("exporting the embedding model to ONNX (once): %s", path)
-                onnx_encoder.export(location, path)
-            return onnx_encoder.OnnxEncoder(
-                location, path, max_tokens=settings.EMBEDDING_MAX_TOKENS, threads=settings.TORCH_THREADS
-            )
+            return _onnx_encoder(location)
         except Exception as error:  # any failure of the fast path leaves the reference path
             logger.warning(
                 "ONNX Runtime cannot run the embedding model (%s: %s); embedding with torch",
                 type(error).__name__,
                 error,
             )
+    return _torch_encoder(location)
+
+
+def _onnx_encoder(location: str) -> Encoder:
+    # ONNX Runtime, not torch: only a process that embeds pays for importing it (import cost).
+    from papers import onnx_encoder
+
+    path = onnx_encoder.exported_path(location, settings.EMBEDDING_ONNX_DIR)
+    if not path.exists():
+        logger.info("exporting the embedding model to ONNX (once): %s", path)
+        # torch traces the export: once per model and versions, by the first process (import cost).
+        from papers import onnx_export
+
+        onnx_export.export(location, path, threads=settings.TORCH_THREADS)
+    return onnx_encoder.OnnxEncoder(
+        location, path, max_tokens=settings.EMBEDDING_MAX_TOKENS, threads=settings.TORCH_THREADS
+    )
+
+
+def _torch_encoder(location: str) -> Encoder:
+    # torch and sentence-transformers: seconds and hundreds of megabytes (import cost), only here.
+    from papers import torch_encoder
+
+    torch_encoder.limit_threads(settings.TORCH_THREADS)
     return torch_encoder.TorchEncoder(location, max_tokens=settings.EMBEDDING_MAX_TOKENS)
 
 

@@ -9,7 +9,7 @@ from sentence_transformers import SentenceTransformer
 
 
 def limit_threads(count: int) -> None:
-    """Per process (see TORCH_THREADS): also bounds the ONNX export, which torch traces."""
+    """Per process (see TORCH_THREADS)."""
     torch.set_num_threads(count)
 
 

@@ -56,6 +56,9 @@ def stack_env(tmp_path: Path) -> dict[str, str]:
         "WOVEPAPER_DEMO_LIMIT": "150",
         # One web worker: each loads Django and the embedding model, and one shows the start-up as well.
         "GUNICORN_WORKERS": "1",
+        # The session's export of the model (made once, by whichever process first needs it), not one
+        # more in this run's var directory: the export is not what this test is about.
+        "EMBEDDING_ONNX_DIR": str(BASE_DIR / "var" / "onnx"),
         "SECRET_KEY": "",
     }
 
