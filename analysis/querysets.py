@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from django.db import models
 
 if TYPE_CHECKING:
+    from papers.models import Paper
     from papers.querysets import PaperQuerySet
 
 
@@ -22,19 +23,16 @@ class TopicQuerySet(models.QuerySet):
 
     def most_common_among(self, papers: PaperQuerySet, *, limit: int) -> list:
         """The current topics most of these papers have among their nearest, most first, each annotated
-        with `paper_count`: one aggregate over the papers' `topics` in SQL, then the topics themselves."""
+        with `paper_count`: one aggregate over the papers' topic rows in SQL, then the topics themselves."""
         counts = {
-            int(row["topic"]): row["paper_count"]
+            row["topic_id"]: row["paper_count"]
             for row in papers.topic_counts()[: limit * 2]  # room for topics merged since
-            if row["topic"].isdigit()
         }
         topics = list(self.current().filter(pk__in=counts).only("id", "label"))
         for topic in topics:
             topic.paper_count = counts[topic.pk]
         return sorted(topics, key=lambda topic: (-topic.paper_count, topic.label))[:limit]
 
-    def of_paper(self, topic_ids: list[str] | None) -> list:
-        """A paper's topics (its `topics` column holds their ids), in its order."""
-        wanted = [int(topic_id) for topic_id in topic_ids or [] if topic_id.isdigit()]
-        found = {topic.pk: topic for topic in self.filter(pk__in=wanted).only("id", "label")}
-        return [found[pk] for pk in wanted if pk in found]
+    def of_paper(self, paper: Paper) -> list:
+        """A paper's topics, nearest first."""
+        return list(self.filter(paper_links__paper=paper).order_by("paper_links__rank").only("id", "label"))

@@ -9,7 +9,6 @@ papers out; the held-out check is cross-validation on the training set."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -20,7 +19,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
 from analysis.paper_types import DEFAULT_TYPE, MODEL_FILE, TypeModel, rule_type
-from analysis.type_evaluation import TypeScores, evaluation_labels, type_scores
+from analysis.type_evaluation import TypeScores, evaluation_labels, labels_in, type_scores
 from papers.models import Paper
 
 TRAINING_FILE = Path(__file__).parent / "paper_types_training.json"
@@ -34,8 +33,7 @@ CROSS_VALIDATION_FOLDS = 5
 @cache
 def training_labels() -> dict[str, str]:
     """The training set's hand labels by arXiv id."""
-    entries = json.loads(TRAINING_FILE.read_text(encoding="utf-8"))["papers"]
-    return {entry["arxiv_id"]: entry["label"] for entry in entries}
+    return labels_in(TRAINING_FILE)
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,17 @@ EVALUATION_FILE = Path(__file__).parent / "evaluation" / "paper_types.json"
 NATURAL_SAMPLE_SIZE = 220
 
 
+def labels_in(path: Path) -> dict[str, str]:
+    """A hand-labelled file's labels by arXiv id, in the file's order (the evaluation sample's and the
+    training set's files have the same form: {"papers": [{"arxiv_id", "label", …}, …]})."""
+    entries = json.loads(path.read_text(encoding="utf-8"))["papers"]
+    return {entry["arxiv_id"]: entry["label"] for entry in entries}
+
+
 @cache
 def evaluation_labels() -> dict[str, str]:
     """The sample's labels by arXiv id, in the file's order (the natural sample first)."""
-    entries = json.loads(EVALUATION_FILE.read_text(encoding="utf-8"))["papers"]
-    return {entry["arxiv_id"]: entry["label"] for entry in entries}
+    return labels_in(EVALUATION_FILE)
 
 
 @dataclass(frozen=True)

@@ -131,9 +131,8 @@ class PaperOut(PaperBriefOut):
             "summary": paper.summary,
             "summary_generated": paper.summary_generated,
             "topics": [
-                {"id": int(topic), "url": absolute_url(reverse("analysis:topic-by-id", args=[int(topic)]))}
-                for topic in paper.topics or []
-                if topic.isdigit()
+                {"id": topic, "url": absolute_url(reverse("analysis:topic-by-id", args=[topic]))}
+                for topic in paper.topic_links.order_by("rank").values_list("topic_id", flat=True)
             ],
             "novelty": paper.novelty,
             "novelty_distance": paper.novelty_distance,

@@ -75,7 +75,6 @@ class Paper(models.Model):
         db_default=False,
         help_text="The summary was written by a language model, not quoted from the abstract.",
     )
-    topics = ArrayField(models.CharField(max_length=100), null=True, blank=True)
     research_field = models.CharField(max_length=100, null=True, blank=True)
     paper_type = models.CharField(max_length=50, null=True, blank=True)
     novelty = models.FloatField(
@@ -101,9 +100,6 @@ class Paper(models.Model):
         indexes = [
             GinIndex(fields=["search_vector"], name="paper_search_vector_gin"),
             GinIndex(fields=["categories"], name="paper_categories_gin"),
-            # topic: and the topic pages ask `topics && ARRAY[…]` and `topics @> ARRAY[…]`, which the
-            # GIN index's array operators answer without reading every paper.
-            GinIndex(fields=["topics"], name="paper_topics_gin"),
             # ef_construction 200, not pgvector's default of 64: the papers' vectors come in tight
             # families (versions, near-duplicates, one topic's papers), and with 64 candidates per insert
             # the graph left some families reachable by few edges, so a search for one found none of its

@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.conf import settings
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, models
 from django.db.models import (
     Case,
@@ -23,6 +24,7 @@ from django.db.models import (
 from django.db.models.functions import TruncMonth
 from pgvector.django import CosineDistance
 
+from analysis.models import PaperTopic  # a paper's topics; analysis.models imports no papers module
 from core.expressions import in_array
 from institutions.models import Affiliation
 from papers.identifiers import ArxivId, parse_arxiv_id
@@ -94,8 +96,9 @@ class PaperQuerySet(PaperSearchQuerySet):
         return self.filter(pk__in=Authorship.objects.by_members_of(institution).values("paper_id"))
 
     def with_topic(self, topic_id: int) -> PaperQuerySet:
-        """Papers with this topic among their nearest (the analysis's `topics`, topic ids as text)."""
-        return self.filter(topics__contains=[str(topic_id)])
+        """Papers with this topic among their nearest (the analysis's PaperTopic rows; a paper has a
+        topic at most once, so the join repeats none)."""
+        return self.filter(topic_links__topic_id=topic_id)
 
     def in_category(self, category: str) -> PaperQuerySet:
         return self.filter(categories__contains=[category])
@@ -174,14 +177,22 @@ class PaperQuerySet(PaperSearchQuerySet):
         )
 
     def topic_counts(self) -> models.QuerySet:
-        """How many of these papers have each topic among their nearest: dicts of `topic` (its id as
-        text, as papers store it) and `paper_count`, largest first."""
+        """How many of these papers have each topic among their nearest: dicts of `topic_id` and
+        `paper_count`, largest first."""
         return (
-            self.order_by()
-            .annotate(topic=Func(F("topics"), function="unnest", output_field=CharField()))
-            .values("topic")
-            .annotate(paper_count=Count("pk"))
-            .order_by("-paper_count", "topic")
+            PaperTopic.objects.filter(paper__in=self.order_by().values("pk"))
+            .values("topic_id")
+            .annotate(paper_count=Count("paper_id"))
+            .order_by("-paper_count", "topic_id")
+        )
+
+    def with_topic_ids(self) -> PaperQuerySet:
+        """Annotates `topic_ids`: the ids of each paper's nearest topics, nearest first (a subquery a
+        paper, answered by the (paper, rank) index, rather than an aggregate over a join)."""
+        return self.annotate(
+            topic_ids=ArraySubquery(
+                PaperTopic.objects.filter(paper=OuterRef("pk")).order_by("rank").values("topic_id")
+            )
         )
 
     def papers_per_month(self) -> list[tuple[datetime.date, int]]:

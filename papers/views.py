@@ -44,7 +44,7 @@ def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -
         "citations_total": citations[0].total_count if citations else 0,
         "similar": list(Paper.objects.similar_to(paper).for_lists()[:SIMILAR_PAPERS_SHOWN]),
         "closest_earlier": Paper.objects.for_lists().closest_earlier_of(paper),
-        "topics": Topic.objects.of_paper(paper.topics),
+        "topics": Topic.objects.of_paper(paper),
         "bibtex": bibtex_entry(paper),
         "jsonld": paper_jsonld(paper),
     }

@@ -102,10 +102,10 @@ class ResearcherQuerySet(models.QuerySet):
         )
 
     def most_papers_in_topic(self, topic_id: int) -> ResearcherQuerySet:
-        """The people with the most papers in a topic (the analysis's `Paper.topics`), most first. Only
+        """The people with the most papers in a topic (the analysis's PaperTopic rows), most first. Only
         people: a team's authorship has no researcher (a check constraint). Annotates `topic_papers`."""
         return (
-            self.filter(authorships__paper__topics__contains=[str(topic_id)])
+            self.filter(authorships__paper__topic_links__topic_id=topic_id)
             .annotate(topic_papers=Count("authorships__paper", distinct=True))
             .order_by("-topic_papers", "display_name", "id")
         )

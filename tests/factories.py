@@ -9,6 +9,7 @@ import itertools
 from django.contrib.auth.models import User
 
 from accounts.models import AccountSettings, Follow, SavedSearch
+from analysis.models import PaperTopic, Topic
 from institutions.models import Affiliation, Institution
 from papers.models import Authorship, Citation, Paper, paper_slug
 from researchers.models import Researcher
@@ -22,8 +23,11 @@ def next_arxiv_id() -> str:
     return f"9912.{next(_numbers):05d}"
 
 
-def make_paper(*, authors: list[str | Researcher] | None = None, **fields: object) -> Paper:
-    """A paper with authorships; a Researcher in `authors` is linked at that position."""
+def make_paper(
+    *, authors: list[str | Researcher] | None = None, topics: list[Topic] = (), **fields: object
+) -> Paper:
+    """A paper with authorships; a Researcher in `authors` is linked at that position; `topics` are its
+    nearest, nearest first."""
     authors = authors if authors is not None else ["Ada Lovelace"]
     names = [a.display_name if isinstance(a, Researcher) else a for a in authors]
     title = str(fields.pop("title", f"A study of woven papers number {next(_numbers)}"))
@@ -47,7 +51,16 @@ def make_paper(*, authors: list[str | Researcher] | None = None, **fields: objec
         )
         for position, (name, author) in enumerate(zip(names, authors, strict=True), start=1)
     )
+    give_topics(paper, topics)
     return paper
+
+
+def give_topics(paper: Paper, topics: list[Topic]) -> None:
+    """The paper's nearest topics, nearest first, in place of any it had, as topics_compute stores them."""
+    PaperTopic.objects.filter(paper=paper).delete()
+    PaperTopic.objects.bulk_create(
+        PaperTopic(paper=paper, topic=topic, rank=rank) for rank, topic in enumerate(topics)
+    )
 
 
 def make_researcher(name: str = "Grace Hopper", **fields: object) -> Researcher:

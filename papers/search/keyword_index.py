@@ -61,7 +61,7 @@ _TEXT_FIELDS = {
     Field.ABSTRACT: (("abstract", 1.0),),
     Field.AUTHOR: (("authors", 1.0),),
 }
-_COLUMNS = ("pk", "title", "abstract", "authors", "categories", "topics", "paper_type", "published")
+_COLUMNS = ("pk", "title", "abstract", "authors", "categories", "topic_ids", "paper_type", "published")
 
 
 @dataclass(frozen=True)
@@ -284,8 +284,8 @@ def _document(row: tuple) -> tantivy.Document:
     document.add_text("authors", " ".join(authors))
     for category in categories:
         document.add_text("categories", category)
-    for topic in topics or ():
-        document.add_text("topics", topic)
+    for topic in topics:
+        document.add_text("topics", str(topic))
     if paper_type:
         document.add_text("paper_type", paper_type)
     document.add_integer("published", published.toordinal())
@@ -317,7 +317,7 @@ def index_papers(paper_ids: Iterable[int]) -> int:
         writer = _writer(index)
         for pk in ids:
             writer.delete_documents_by_term("id", pk)
-        rows = Paper.objects.filter(pk__in=ids).values_list(*_COLUMNS)
+        rows = Paper.objects.filter(pk__in=ids).with_topic_ids().values_list(*_COLUMNS)
         indexed = 0
         for row in rows:
             writer.add_document(_document(row))
@@ -341,7 +341,8 @@ def rebuild(progress: Progress = no_progress) -> int:
     indexed = 0
     progress("papers", 0, total)
     batch = 0
-    for row in Paper.objects.order_by("pk").values_list(*_COLUMNS).iterator(chunk_size=BUILD_BATCH):
+    rows = Paper.objects.order_by("pk").with_topic_ids().values_list(*_COLUMNS)
+    for row in rows.iterator(chunk_size=BUILD_BATCH):
         writer.add_document(_document(row))
         indexed += 1
         batch += 1

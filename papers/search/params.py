@@ -89,7 +89,8 @@ def _paper_types(data: QueryDict) -> tuple[str, ...]:
 
 
 def _topics(data: QueryDict) -> tuple[str, ...]:
-    """Topic ids, as text like the papers store them (the Topic control sends one, topic:12 reads so)."""
+    """Topic ids as text, as the keyword index stores them (the Topic control sends one, topic:12 reads
+    so)."""
     values = [value.strip() for value in data.getlist("topic") if value.strip()]
     if len(values) > MAX_TOPICS:
         raise InvalidSearch(f"at most {MAX_TOPICS} topics can be chosen at once")

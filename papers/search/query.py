@@ -103,7 +103,7 @@ class Filters:
     excluded_paper_types: tuple[str, ...] = ()
     topics: tuple[
         str, ...
-    ] = ()  # topic ids as text, as papers store them: topic:12 or topic:12-graph-learning
+    ] = ()  # topic ids as text, as the keyword index stores them: topic:12 or topic:12-graph-learning
 
 
 @dataclass(frozen=True)

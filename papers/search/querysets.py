@@ -16,6 +16,7 @@ from django.db import connection, models, transaction
 from django.db.models import F
 from pgvector.django import CosineDistance
 
+from analysis.models import PaperTopic  # topic: filters on it; analysis.models imports no papers module
 from papers.search.query import Clause, Field, Filters, Term
 
 # Private-use characters mark highlighted words in ts_headline output; papers.search.snippets turns them
@@ -54,7 +55,7 @@ def highlight_query(terms: Iterable[Term]) -> SearchQuery | None:
 class PaperSearchQuerySet(models.QuerySet):
     def filtered_by(self, filters: Filters) -> Self:
         """Papers in any of the categories, none of the excluded ones, within the years, cited if asked,
-        of any of the types and none of the excluded ones."""
+        of any of the types and none of the excluded ones, with any of the topics."""
         papers = self
         if filters.categories:
             papers = papers.filter(categories__overlap=list(filters.categories))
@@ -69,7 +70,8 @@ class PaperSearchQuerySet(models.QuerySet):
         if filters.paper_types:
             papers = papers.filter(paper_type__in=list(filters.paper_types))
         if filters.topics:
-            papers = papers.filter(topics__overlap=list(filters.topics))
+            chosen = PaperTopic.objects.filter(topic_id__in=[int(topic) for topic in filters.topics])
+            papers = papers.filter(pk__in=chosen.values("paper_id"))
         if filters.excluded_paper_types:
             # A paper not analysed yet has no type, and no type is not one of those left out.
             papers = papers.exclude(paper_type__in=list(filters.excluded_paper_types))

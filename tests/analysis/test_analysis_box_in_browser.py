@@ -44,7 +44,7 @@ def analysed_paper(demo_corpus, django_db_blocker) -> Iterator[Analysed]:
             title="A survey of browser loom learning", primary_category="cs.LG", categories=["cs.LG"],
             published=datetime.date(2025, 3, 5), abstract=f"We review how looms learn. {TLDR}",
             analysed=timezone.now(), summary=TLDR, paper_type="survey",
-            research_field="Machine Learning (cs.LG), Computer Science", topics=[str(topic.pk)],
+            research_field="Machine Learning (cs.LG), Computer Science", topics=[topic],
             novelty=12.5, novelty_distance=0.04, closest_earlier=[earlier.pk],
         )  # fmt: skip
         analysed = Analysed(paper.get_absolute_url(), earlier.title, topic.label, topic.get_absolute_url())
@@ -100,7 +100,7 @@ def charted_topic(demo_corpus, django_db_blocker) -> Iterator[str]:
         papers = [
             make_paper(
                 title=f"Browser chart paper {n}",
-                topics=[str(topic.pk)],
+                topics=[topic],
                 published=datetime.date(2025, 1 + n * 2, 3),
             )
             for n in range(4)

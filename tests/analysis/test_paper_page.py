@@ -6,9 +6,9 @@ import datetime
 import numpy as np
 import pytest
 
+from analysis.models import Topic
 from analysis.services import papers_analyse
-from papers.models import Paper
-from tests.factories import make_paper
+from tests.factories import give_topics, make_paper
 from tests.html import text_of, tree
 
 pytestmark = pytest.mark.django_db
@@ -110,11 +110,12 @@ def test_the_api_gives_the_analysis_and_the_closest_earlier_papers(get_valid, pa
     assert analysis["significance"] == 50.0
     assert [paper["arxiv_id"] for paper in body["closest_earlier"]] == [earlier.arxiv_id]
     assert analysis["summary_generated"] is False and analysis["topics"] == []
-    Paper.objects.filter(pk=survey.pk).update(topics=["12", "7"])
+    nearest, next_nearest = (Topic.objects.create(label=label, centroid=[1.0] * 384) for label in "ab")
+    give_topics(survey, [nearest, next_nearest])
     topics = get_valid(DETAIL.format(arxiv_id=survey.arxiv_id), DETAIL).json()["analysis"]["topics"]
     assert topics == [
-        {"id": 12, "url": "http://127.0.0.1:8000/topics/12"},
-        {"id": 7, "url": "http://127.0.0.1:8000/topics/7"},
+        {"id": topic.pk, "url": f"http://127.0.0.1:8000/topics/{topic.pk}"}
+        for topic in (nearest, next_nearest)
     ]
     unanalysed = make_paper()
     body = get_valid(DETAIL.format(arxiv_id=unanalysed.arxiv_id), DETAIL).json()

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analysis import topics
-from analysis.models import Topic
+from analysis.models import PaperTopic, Topic
 from analysis.topics import topics_compute, topics_need_recomputing
 from papers.models import Paper
 from papers.search.query import parse
@@ -53,8 +53,23 @@ def test_it_finds_the_clusters_and_names_them_by_their_words(three_groups):
     }
     assert len(labels) == 3
     for group in three_groups:
-        first_topics = {tuple(Paper.objects.get(pk=paper.pk).topics[:1]) for paper in group}
+        first_topics = {PaperTopic.objects.get(paper=paper, rank=0).topic_id for paper in group}
         assert len(first_topics) == 1  # a group shares its nearest topic
+
+
+def test_a_recomputation_rewrites_only_the_assignments_that_changed(three_groups):
+    topics_compute()
+    before = set(PaperTopic.objects.values_list("pk", "paper_id", "topic_id", "rank"))
+    topics_compute()  # the same papers: the same clusters, kept ids, every row left as it was
+    assert set(PaperTopic.objects.values_list("pk", "paper_id", "topic_id", "rank")) == before
+    moved = three_groups[0][0]
+    elsewhere = Topic.objects.exclude(paper_links__paper=moved).first()
+    PaperTopic.objects.filter(paper=moved, rank=0).update(topic=elsewhere)
+    topics_compute()  # put back, under a new row
+    assert PaperTopic.objects.get(paper=moved, rank=0).topic_id == (
+        PaperTopic.objects.get(paper=three_groups[0][1], rank=0).topic_id
+    )
+    assert len(set(PaperTopic.objects.values_list("pk", flat=True)) - {row[0] for row in before}) >= 1
 
 
 def test_topic_ids_stay_when_the_corpus_grows_and_a_lost_topic_redirects(client, three_groups, monkeypatch):
@@ -97,7 +112,7 @@ def test_the_paper_page_links_its_topics(client, three_groups):
     links = page.xpath(
         "//section[@aria-labelledby='analysis-heading']//dt[.='Topics']/following-sibling::dd[1]//a"
     )
-    topic = Topic.objects.get(pk=int(paper.topics[0]))
+    topic = Topic.objects.of_paper(paper)[0]
     assert links[0].get("href") == topic.get_absolute_url() and text_of(links[0]) == topic.label
 
 

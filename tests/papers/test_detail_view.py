@@ -13,7 +13,7 @@ from django.utils import timezone
 from analysis.models import Topic
 from harvest.on_demand import paper_fetch_budget_key
 from papers.models import Paper
-from tests.factories import make_citation, make_paper, make_researcher
+from tests.factories import give_topics, make_citation, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
 
 pytestmark = pytest.mark.django_db
@@ -238,9 +238,8 @@ def test_it_runs_the_same_few_queries_however_many_links(client, django_assert_m
             make_citation(citing=make_paper(), cited=paper)
         earlier = [make_paper(published=datetime.date(2020, 1, 1)).pk for _ in range(3)]
         topic = Topic.objects.create(label="weaving, looms", centroid=unit(links))
-        Paper.objects.filter(pk=paper.pk).update(
-            closest_earlier=earlier, analysed=timezone.now(), topics=[str(topic.pk)]
-        )
+        Paper.objects.filter(pk=paper.pk).update(closest_earlier=earlier, analysed=timezone.now())
+        give_topics(paper, [topic])
         # 1 the paper, 2 its authorships with researchers, 3 what it builds on with their total,
         # 4 what builds on it with their total, 5 similar papers by embedding distance, 6 its closest
         # earlier papers and 7 its topics (the Analysis box)

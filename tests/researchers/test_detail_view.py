@@ -11,7 +11,7 @@ from analysis.models import Topic
 from papers.models import Paper
 from researchers.figures import SAME_NAME_SHOWN, profile_figures
 from researchers.models import Researcher, ResearcherRedirect
-from tests.factories import make_affiliation, make_institution, make_paper, make_researcher
+from tests.factories import give_topics, make_affiliation, make_institution, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
 
 pytestmark = pytest.mark.django_db
@@ -436,7 +436,7 @@ def test_it_links_the_topics_of_their_papers_most_papers_first(client, profile):
     cards = Topic.objects.create(label="punched cards", keywords=["cards"], size=1, centroid=centroid)
     merged = Topic.objects.create(label="old", size=0, centroid=centroid, merged_into=looms)
     for paper, topics in ((profile.first, [looms, cards]), (profile.sole, [looms]), (profile.last, [merged])):
-        Paper.objects.filter(pk=paper.pk).update(topics=[str(topic.pk) for topic in topics])
+        give_topics(paper, topics)
     cache.delete(f"researcher-profile-figures:{profile.grace.pk}")
     response = client.get(profile.grace.get_absolute_url())
     links = tree(response).xpath("//section[@aria-labelledby='topics-heading']//li")

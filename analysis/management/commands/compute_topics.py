@@ -16,5 +16,6 @@ class Command(OneLineErrorCommand):
         result = topics_compute()
         self.stdout.write(
             f"topics: {result.topics} for {result.papers} papers ({result.kept} kept their ids, "
-            f"{result.created} new, {result.merged} merged) in {time.monotonic() - started:.1f} s"
+            f"{result.created} new, {result.merged} merged) in {time.monotonic() - started:.1f} s, of which "
+            f"{result.writing_seconds:.1f} s writing"
         )
