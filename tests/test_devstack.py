@@ -1,11 +1,16 @@
 """The start-up path of `make run`: embedded PostgreSQL and Redis, migrations, the demo corpus, a Celery
 worker and beat, gunicorn; Ctrl-C stops everything; a killed run does not block the next."""
 
+from __future__ import annotations
+
+import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -17,6 +22,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 class Run:
+    started: list[Run] = []  # of this test, so that a failing one leaves no stack behind
+
     def __init__(self, env: dict[str, str]) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "devserver"],
@@ -27,6 +34,7 @@ class Run:
             text=True,
         )
         self.lines: list[str] = []
+        Run.started.append(self)
 
     def wait_for(self, text: str, timeout: float = 240) -> None:
         deadline = time.monotonic() + timeout
@@ -46,9 +54,9 @@ class Run:
 
 
 @pytest.fixture
-def stack_env(tmp_path: Path) -> dict[str, str]:
+def stack_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "STATIC_ROOT"}}
-    return env | {
+    env |= {
         "WOVEPAPER_VAR_DIR": str(tmp_path / "var"),
         "WOVEPAPER_PG_PORT": str(free_port()),
         "WOVEPAPER_REDIS_PORT": str(free_port()),
@@ -61,6 +69,24 @@ def stack_env(tmp_path: Path) -> dict[str, str]:
         "EMBEDDING_ONNX_DIR": str(BASE_DIR / "var" / "onnx"),
         "SECRET_KEY": "",
     }
+    yield env
+    # A run the test did not stop (it failed part-way) is stopped, and what a killed run left behind
+    # (its pid file names gunicorn, Celery and Redis) ends with it.
+    for run in Run.started:
+        if run.process.poll() is None:
+            run.process.send_signal(signal.SIGINT)
+            try:
+                run.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                run.process.kill()
+    Run.started.clear()
+    try:
+        leftovers = json.loads((tmp_path / "var" / "processes.json").read_text())
+    except (OSError, ValueError):
+        return
+    for pid in leftovers.values():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
 
 
 def test_make_run_serves_the_demo_corpus_and_stops_cleanly(stack_env):
