@@ -14,7 +14,8 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -208,6 +209,26 @@ def browser() -> Iterator[object]:
 
         connections.close_all()
         instance.close()
+
+
+@pytest.fixture
+def committed(django_db_blocker: pytest.FixtureRequest) -> Callable[[], AbstractContextManager[None]]:
+    """`with committed(): …` writes (or reads) outside any test transaction, for the live site to see, and
+    closes this thread's connections after: while a browser test runs, Django keeps them apart from the
+    ones the session closes (see _end_other_sessions), and the session's database cannot be dropped while
+    one stays open. Whatever a fixture commits it deletes again the same way."""
+
+    @contextmanager
+    def outside_the_test_transaction() -> Iterator[None]:
+        from django.db import connections
+
+        with django_db_blocker.unblock():
+            try:
+                yield
+            finally:
+                connections.close_all()
+
+    return outside_the_test_transaction
 
 
 @pytest.fixture

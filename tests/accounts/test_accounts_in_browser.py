@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import expect
 
 from accounts.tokens import confirmation_path
@@ -17,29 +16,27 @@ PASSWORD = "selvedge-twill-4417"  # noqa: S105 (a test account's)
 
 
 @pytest.fixture
-def demo_researcher(demo_corpus, django_db_blocker) -> Iterator[tuple[Researcher, Paper]]:
+def demo_researcher(demo_corpus, committed) -> Iterator[tuple[Researcher, Paper]]:
     """A researcher of the demo corpus and their newest paper."""
-    with django_db_blocker.unblock():
+    with committed():
         paper = Paper.objects.filter(authorships__researcher__isnull=False).newest_first().first()
         researcher = Researcher.objects.filter(authorships__paper=paper).order_by("id").first()
         newest = Paper.objects.by_researcher(researcher).newest_first().first()
-        connections.close_all()
     yield researcher, newest
 
 
 @pytest.fixture
-def email(django_db_blocker) -> Iterator[str]:
+def email(committed) -> Iterator[str]:
     """A fresh address; the account the test makes with it is deleted afterwards."""
     address = f"browser-{time.time_ns()}@example.org"
     yield address
-    with django_db_blocker.unblock():
+    with committed():
         User.objects.filter(username=address).delete()
-        connections.close_all()
 
 
 @pytest.mark.browser
 def test_a_reader_signs_up_follows_a_researcher_and_sees_their_paper(
-    live_site, page, demo_researcher, email, django_db_blocker
+    live_site, page, demo_researcher, email, committed
 ):
     researcher, paper = demo_researcher
     page.goto(f"{live_site}/accounts/sign-in")
@@ -51,9 +48,8 @@ def test_a_reader_signs_up_follows_a_researcher_and_sees_their_paper(
 
     # The e-mail went to the live site's console; its link is the one confirmation_path makes (the e-mail's
     # contents are tested in test_sign_up.py against Django's outbox).
-    with django_db_blocker.unblock():
+    with committed():
         link = confirmation_path(User.objects.get(username=email))
-        connections.close_all()
     page.goto(f"{live_site}{link}")
     page.get_by_role("button", name="Confirm and continue").click()
     page.wait_for_url("**/account/onboarding")

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -28,10 +27,10 @@ class Analysed:
 
 
 @pytest.fixture
-def analysed_paper(demo_corpus, django_db_blocker) -> Iterator[Analysed]:
+def analysed_paper(demo_corpus, committed) -> Iterator[Analysed]:
     """A paper with every analysis figure but significance, and the earlier paper and topic it links.
     Committed for the live site to see, and removed afterwards."""
-    with django_db_blocker.unblock():
+    with committed():
         centroid = np.zeros(384)
         centroid[0] = 1.0
         topic = Topic.objects.create(
@@ -48,12 +47,10 @@ def analysed_paper(demo_corpus, django_db_blocker) -> Iterator[Analysed]:
             novelty=12.5, novelty_distance=0.04, closest_earlier=[earlier.pk],
         )  # fmt: skip
         analysed = Analysed(paper.get_absolute_url(), earlier.title, topic.label, topic.get_absolute_url())
-        connections.close_all()  # the session's database is dropped at the end: leave no session open
     yield analysed
-    with django_db_blocker.unblock():
+    with committed():
         Paper.objects.filter(pk__in=[paper.pk, earlier.pk]).delete()
         topic.delete()
-        connections.close_all()
 
 
 @pytest.mark.browser
@@ -89,9 +86,9 @@ def test_the_analysis_box_shows_every_figure(live_site, browser, analysed_paper,
 
 
 @pytest.fixture
-def charted_topic(demo_corpus, django_db_blocker) -> Iterator[str]:
+def charted_topic(demo_corpus, committed) -> Iterator[str]:
     """A topic with papers over a few months, committed for the live site; its address."""
-    with django_db_blocker.unblock():
+    with committed():
         centroid = np.zeros(384)
         centroid[1] = 1.0
         topic = Topic.objects.create(
@@ -106,12 +103,10 @@ def charted_topic(demo_corpus, django_db_blocker) -> Iterator[str]:
             for n in range(4)
         ]
         url = topic.get_absolute_url()
-        connections.close_all()
     yield url
-    with django_db_blocker.unblock():
+    with committed():
         Paper.objects.filter(pk__in=[paper.pk for paper in papers]).delete()
         topic.delete()
-        connections.close_all()
 
 
 @pytest.mark.browser

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 from playwright.sync_api import expect
 
 from papers.models import Paper
@@ -25,22 +24,20 @@ def fast_password_hashing() -> None:
 
 
 @pytest.fixture
-def reader_and_paper(demo_corpus, django_db_blocker) -> Iterator[tuple[str, Paper]]:
+def reader_and_paper(demo_corpus, committed) -> Iterator[tuple[str, Paper]]:
     """A committed account (deleted afterwards, its conversations with it) and a demo paper that measures
     something."""
     email = f"chat-browser-{time.time_ns()}@example.org"
-    with django_db_blocker.unblock():
+    with committed():
         make_account(email, password=PASSWORD)
         paper = (
             Paper.objects.filter(abstract__icontains="we measure", embedding__isnull=False)
             .exclude(title__contains="$")
             .first()
         )
-        connections.close_all()
     yield email, paper
-    with django_db_blocker.unblock():
+    with committed():
         User.objects.filter(username=email).delete()
-        connections.close_all()
 
 
 @pytest.mark.browser

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from django.db import connections
 from django.db.models import CharField, Count, F, Func
 from playwright.sync_api import expect
 
@@ -24,10 +23,10 @@ class Profile:
 
 
 @pytest.fixture
-def prolific_demo_researcher(demo_corpus, django_db_blocker) -> Iterator[Profile]:
+def prolific_demo_researcher(demo_corpus, committed) -> Iterator[Profile]:
     """The demo researcher with the most papers in one field, given enough more there to page through.
     Committed for the live site to see, and removed afterwards."""
-    with django_db_blocker.unblock():
+    with committed():
         busiest = (
             Authorship.objects.filter(researcher__isnull=False)
             .annotate(category=Func(F("paper__categories"), function="unnest", output_field=CharField()))
@@ -46,11 +45,9 @@ def prolific_demo_researcher(demo_corpus, django_db_blocker) -> Iterator[Profile
             for number in range(EXTRA_PAPERS)
         ]  # fmt: skip
         profile = Profile(url=researcher.get_absolute_url(), category=category)
-        connections.close_all()  # the session's database is dropped at the end: leave no session open
     yield profile
-    with django_db_blocker.unblock():
+    with committed():
         Paper.objects.filter(pk__in=[paper.pk for paper in extra]).delete()
-        connections.close_all()
 
 
 @pytest.mark.browser
