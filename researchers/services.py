@@ -192,7 +192,8 @@ def _join_on_weak_evidence(
     split_names = {name for name, roots in roots_of_name.items() if len(roots) > 1}
     abbreviated = {short for name in roots_of_name if (short := initialled(name)) in roots_of_name}
     variant_names = abbreviated | {name for name in roots_of_name if initialled(name) in abbreviated}
-    weighed = [node for node in nodes if node[2] in split_names | variant_names]
+    weighed_names = split_names | variant_names
+    weighed = [node for node in nodes if node[2] in weighed_names]
     if not weighed:
         return
     papers = {
