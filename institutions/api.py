@@ -101,5 +101,5 @@ def institution_papers(
     """Papers with an author affiliated with it, newest first."""
     institution = institution_or_404(key)
     return page_of(
-        request, Paper.objects.by_institution(institution).newest_first().with_authors(), pagination
+        request, Paper.objects.by_institution(institution).newest_first().for_records(), pagination
     )

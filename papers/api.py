@@ -132,7 +132,7 @@ class PaperOut(PaperBriefOut):
             "summary_generated": paper.summary_generated,
             "topics": [
                 {"id": topic, "url": absolute_url(reverse("analysis:topic-by-id", args=[topic]))}
-                for topic in paper.topic_links.order_by("rank").values_list("topic_id", flat=True)
+                for topic in paper.topic_ids  # annotated by for_records()
             ],
             "novelty": paper.novelty,
             "novelty_distance": paper.novelty_distance,
@@ -217,7 +217,7 @@ def filtered_papers(filters: PaperFilters) -> PaperQuerySet:
     elif filters.has_citations is False:
         papers = papers.filter(Q(cited_by_count=0) | Q(cited_by_count__isnull=True))
     ordered = papers.most_cited() if filters.sort == "most_cited" else papers.newest_first()
-    return ordered.with_authors()
+    return ordered.for_records()
 
 
 def paper_or_404(arxiv_id: str, queryset: PaperQuerySet) -> Paper:
@@ -251,7 +251,7 @@ def paper_references(
 ) -> dict[str, object]:
     """The papers in the corpus that this paper cites, newest first."""
     paper = paper_or_404(arxiv_id, Paper.objects.only("pk"))
-    return page_of(request, Paper.objects.references_of(paper).newest_first().with_authors(), pagination)
+    return page_of(request, Paper.objects.references_of(paper).newest_first().for_records(), pagination)
 
 
 @router.get(
@@ -265,7 +265,7 @@ def paper_citations(
 ) -> dict[str, object]:
     """The papers in the corpus that cite this paper, newest first."""
     paper = paper_or_404(arxiv_id, Paper.objects.only("pk"))
-    return page_of(request, Paper.objects.citations_of(paper).newest_first().with_authors(), pagination)
+    return page_of(request, Paper.objects.citations_of(paper).newest_first().for_records(), pagination)
 
 
 @router.get(
@@ -279,7 +279,7 @@ def paper_similar(
 ) -> dict[str, object]:
     """The nearest papers by meaning (embeddings of title and abstract): a ranking, not a paginated list."""
     paper = paper_or_404(arxiv_id, Paper.objects.only("pk", "arxiv_id", "embedding"))
-    results = list(Paper.objects.similar_to(paper).with_authors()[:limit])
+    results = list(Paper.objects.similar_to(paper).for_records()[:limit])
     return {"arxiv_id": paper.arxiv_id, "count": len(results), "results": results}
 
 
@@ -292,7 +292,7 @@ def paper_similar(
 def paper_detail(request: HttpRequest, arxiv_id: ArxivIdPath) -> HttpResponse:
     """A paper by its arXiv id in any form: `2201.12423`, `2201.12423v2`, `arXiv:2201.12423`,
     `astro-ph/9901001` or an arXiv URL. Answers 304 to a matching If-None-Match or If-Modified-Since."""
-    paper = paper_or_404(arxiv_id, Paper.objects.with_authors())
+    paper = paper_or_404(arxiv_id, Paper.objects.for_records())
     paper.closest_earlier_papers = Paper.objects.for_lists().closest_earlier_of(paper)
     # The analysis writes its columns without touching updated_at: its time is a change of its own.
     changes = [paper.updated_at, paper.analysed or paper.updated_at]

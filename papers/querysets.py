@@ -243,6 +243,11 @@ class PaperQuerySet(PaperSearchQuerySet):
             )
         )
 
+    def for_records(self) -> PaperQuerySet:
+        """What a paper's full record (the API's) shows beyond its columns: its authors and its
+        analysis's topics, fetched with the page rather than a query a paper."""
+        return self.with_authors().with_topic_ids()
+
 
 AUTHOR_POSITIONS = ("first", "middle", "last", "sole")
 

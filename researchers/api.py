@@ -140,4 +140,4 @@ def researcher_papers(
     researcher = researcher_or_redirect(researcher_id, "api:researcher-papers")
     if isinstance(researcher, HttpResponse):
         return researcher
-    return page_of(request, Paper.objects.by_researcher(researcher).newest_first().with_authors(), pagination)
+    return page_of(request, Paper.objects.by_researcher(researcher).newest_first().for_records(), pagination)

@@ -5,7 +5,9 @@ import datetime
 
 import numpy as np
 import pytest
+from django.utils import timezone
 
+from analysis.models import Topic
 from papers.models import Citation
 from tests.factories import make_paper, make_researcher
 
@@ -167,15 +169,26 @@ def test_it_rejects_invalid_list_parameters_with_details(get_valid, query):
 
 def test_its_lists_and_details_run_a_fixed_number_of_queries(client, django_assert_max_num_queries):
     researcher = make_researcher("Grace Hopper")
+    looms = Topic.objects.create(label="looms", size=30, centroid=unit(0))
+    cards = Topic.objects.create(label="punched cards", size=30, centroid=unit(1))
+    # Analysed, with topics: each paper's analysis lists its topics, which must not cost a query a paper.
     papers = [
-        make_paper(authors=[researcher, "Ada Lovelace"], categories=["cs.WV"], embedding=unit(n))
+        make_paper(
+            authors=[researcher, "Ada Lovelace"],
+            categories=["cs.WV"],
+            embedding=unit(n),
+            analysed=timezone.now(),
+            topics=[looms, cards],
+        )
         for n in range(30)
     ]
     for citing in papers[1:]:
         Citation.objects.create(citing=citing, cited=papers[0])
     # 1 count, 2 the page of papers, 3 their authorships with researchers
     with django_assert_max_num_queries(3):
-        assert len(client.get(f"{LIST}?category=cs.WV&per_page=100").json()["results"]) == 30
+        listed = client.get(f"{LIST}?category=cs.WV&per_page=100").json()["results"]
+    assert len(listed) == 30
+    assert {tuple(t["id"] for t in paper["analysis"]["topics"]) for paper in listed} == {(looms.pk, cards.pk)}
     # 1 the paper, 2 its authorships with researchers
     with django_assert_max_num_queries(2):
         assert client.get(f"/api/papers/{papers[0].arxiv_id}").status_code == 200
