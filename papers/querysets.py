@@ -156,7 +156,8 @@ class PaperQuerySet(PaperSearchQuerySet):
     def closest_earlier_of(self, paper: Paper) -> list[Paper]:
         """The earlier papers the analysis found closest to `paper` (its `closest_earlier`), closest
         first; none before it has been analysed."""
-        order = paper.closest_earlier or []
+        analysis = paper.analysis_or_none
+        order = (analysis.closest_earlier if analysis else None) or []
         found = {earlier.pk: earlier for earlier in self.filter(pk__in=order)}
         return [found[pk] for pk in order if pk in found]
 
@@ -219,7 +220,7 @@ class PaperQuerySet(PaperSearchQuerySet):
         return self.filter(embedding__isnull=True)
 
     def not_analysed(self) -> PaperQuerySet:
-        return self.filter(analysed__isnull=True)
+        return self.filter(analysis__isnull=True)
 
     def with_authors(self) -> PaperQuerySet:
         """Authorships in order with their researchers, for lists that link matched authors. Only what
@@ -244,9 +245,9 @@ class PaperQuerySet(PaperSearchQuerySet):
         )
 
     def for_records(self) -> PaperQuerySet:
-        """What a paper's full record (the API's) shows beyond its columns: its authors and its
-        analysis's topics, fetched with the page rather than a query a paper."""
-        return self.with_authors().with_topic_ids()
+        """What a paper's full record (the API's) shows beyond its columns: its authors, its analysis and
+        the analysis's topics, fetched with the page rather than a query a paper."""
+        return self.select_related("analysis").with_authors().with_topic_ids()
 
 
 AUTHOR_POSITIONS = ("first", "middle", "last", "sole")
