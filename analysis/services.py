@@ -1,6 +1,7 @@
 """The analysis pipeline: fills a paper's research field, type, one-sentence summary, novelty (with its
 closest earlier papers) and significance, one transaction per batch, and is safe to run again (the same
-papers give the same values; only `analysed` moves on).
+papers give the same values; only `analysed` moves on). It writes analysis.PaperAnalysis rows, never the
+papers' own (see PaperAnalysis for why).
 
 Novelty and significance are percentiles within the paper's field (primary category) and year, so a
 batch also re-ranks the other papers of the fields and years it touches, in the same transaction."""
@@ -20,18 +21,25 @@ from papers.categories import research_field
 from papers.models import Paper
 
 CLOSEST_EARLIER_COUNT = 3
-# One statement for the batch's rows (Django's bulk_update builds a CASE per column and row, which costs
-# more Python than the rest of the analysis). closest_earlier travels as array literals, as unnest
-# cannot carry arrays of different lengths.
+# One statement for the batch's rows (Django's bulk_create with update_conflicts builds its VALUES in
+# Python, which costs more than the rest of the analysis). closest_earlier travels as array literals, as
+# unnest cannot carry arrays of different lengths. The percentiles are left as they were: the ranking
+# (percentiles_refresh) writes them.
 _WRITE = """
-    UPDATE papers_paper AS paper
-    SET research_field = new.research_field, paper_type = new.paper_type, summary = new.summary,
-        summary_generated = new.summary_generated, novelty_distance = new.novelty_distance,
-        closest_earlier = new.closest_earlier::integer[], analysed = %s
+    INSERT INTO analysis_paperanalysis AS analysis (
+        paper_id, research_field, paper_type, summary, summary_generated, novelty_distance,
+        closest_earlier, analysed
+    )
+    SELECT new.id, new.research_field, new.paper_type, new.summary, new.summary_generated,
+        new.novelty_distance, new.closest_earlier::integer[], %s
     FROM unnest(
         %s::integer[], %s::varchar[], %s::varchar[], %s::text[], %s::boolean[], %s::float8[], %s::text[]
     ) AS new(id, research_field, paper_type, summary, summary_generated, novelty_distance, closest_earlier)
-    WHERE paper.id = new.id
+    ON CONFLICT (paper_id) DO UPDATE SET
+        research_field = excluded.research_field, paper_type = excluded.paper_type,
+        summary = excluded.summary, summary_generated = excluded.summary_generated,
+        novelty_distance = excluded.novelty_distance, closest_earlier = excluded.closest_earlier,
+        analysed = excluded.analysed
 """
 
 
@@ -109,21 +117,24 @@ _PERCENTILE = """
              + 0.5 * count(*) OVER (PARTITION BY {group}, {value}))
     / count(*) OVER (PARTITION BY {group})
 """
-_GROUP = "primary_category, date_part('year', published)"
+_GROUP = "paper.primary_category, date_part('year', paper.published)"
 # Citations a year since posting; a paper younger than a month counts as a month old, so a day-old
 # paper with one citation is not the field's fastest.
-_VELOCITY = "cited_by_count / GREATEST((CURRENT_DATE - published) / 365.25, 1.0 / 12)"
+_VELOCITY = "paper.cited_by_count / GREATEST((CURRENT_DATE - paper.published) / 365.25, 1.0 / 12)"
+# Among the analysed papers: a paper's rank is written to its analysis, so one not analysed yet has
+# none, and joins its field and year's ranking when it is.
 _REFRESH = """
     WITH ranked AS (
-        SELECT id, {percentile} AS percentile
-        FROM papers_paper
+        SELECT analysis.paper_id, {percentile} AS percentile
+        FROM analysis_paperanalysis analysis JOIN papers_paper paper ON paper.id = analysis.paper_id
         WHERE {value} IS NOT NULL AND {partitions}
     )
-    UPDATE papers_paper SET {column} = ranked.percentile
+    UPDATE analysis_paperanalysis SET {column} = ranked.percentile
     FROM ranked
-    WHERE papers_paper.id = ranked.id AND {column} IS DISTINCT FROM ranked.percentile
+    WHERE analysis_paperanalysis.paper_id = ranked.paper_id
+      AND analysis_paperanalysis.{column} IS DISTINCT FROM ranked.percentile
 """
-_TOUCHED = f"({_GROUP}) IN (SELECT {_GROUP} FROM papers_paper WHERE id = ANY(%s))"  # noqa: S608 - constants
+_TOUCHED = f"({_GROUP}) IN (SELECT {_GROUP} FROM papers_paper paper WHERE paper.id = ANY(%s))"  # noqa: S608 - constants
 
 
 def percentiles_refresh(*, paper_ids: list[int] | None = None) -> None:
@@ -131,7 +142,7 @@ def percentiles_refresh(*, paper_ids: list[int] | None = None) -> None:
     In SQL with window functions, writing only the rows whose percentile changed."""
     partitions, params = (_TOUCHED, [paper_ids]) if paper_ids is not None else ("TRUE", [])
     with connection.cursor() as cursor:
-        for column, value in (("novelty", "novelty_distance"), ("significance_score", _VELOCITY)):
+        for column, value in (("novelty", "analysis.novelty_distance"), ("significance_score", _VELOCITY)):
             percentile = _PERCENTILE.format(group=_GROUP, value=value)
             cursor.execute(
                 _REFRESH.format(percentile=percentile, value=value, partitions=partitions, column=column),

@@ -20,6 +20,7 @@ from pgvector.django import CosineDistance
 from tqdm import tqdm
 
 from analysis.management.commands.analyse import BATCH_SIZE
+from analysis.models import PaperAnalysis
 from analysis.paper_types import paper_types_of
 from analysis.services import CLOSEST_EARLIER_COUNT, papers_analyse, percentiles_refresh
 from analysis.topics import topics_compute
@@ -69,7 +70,7 @@ def measure(papers: int, seed: int, *, sample: int = SAMPLE_PAPERS, recall_paper
     ids = sorted(picker.sample(range(1, papers + 1), min(sample, papers)))
     ids = list(Paper.objects.filter(pk__in=ids).values_list("pk", flat=True))
     _store_sentence_vectors(ids, np.random.default_rng(seed))
-    Paper.objects.filter(pk__in=ids).update(analysed=None)
+    PaperAnalysis.objects.filter(paper__in=ids).delete()
     # As `manage.py analyse` does it: batches, then the percentiles ranked once.
     started = time.perf_counter()
     for start in tqdm(range(0, len(ids), BATCH_SIZE), desc="analysis", unit=" batches"):

@@ -30,9 +30,11 @@ class Rate:
     def window_seconds(self) -> int:
         return self.multiple * _PERIODS[self.unit][1]
 
-    def in_words(self, things: str = "requests") -> str:
-        """600/m → 600 requests a minute; 100/5m → 100 requests every 5 minutes."""
+    def in_words(self, one: str = "request", many: str = "requests") -> str:
+        """600/m → 600 requests a minute; 1/h → 1 request an hour; 100/5m → 100 requests every 5
+        minutes."""
         name = _PERIODS[self.unit][0]
+        things = f"{self.count} {one if self.count == 1 else many}"
         if self.multiple > 1:
-            return f"{self.count} {things} every {self.multiple} {name}s"
-        return f"{self.count} {things} a {name}"
+            return f"{things} every {self.multiple} {name}s"
+        return f"{things} {'an' if name == 'hour' else 'a'} {name}"

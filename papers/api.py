@@ -122,21 +122,22 @@ class PaperOut(PaperBriefOut):
 
     @staticmethod
     def resolve_analysis(paper: Paper) -> dict[str, object] | None:
-        if paper.analysed is None:
+        analysis = paper.analysis_or_none  # fetched with the paper by for_records()
+        if analysis is None:
             return None
         return {
-            "analysed_at": paper.analysed,
-            "paper_type": paper.paper_type,
-            "research_field": paper.research_field,
-            "summary": paper.summary,
-            "summary_generated": paper.summary_generated,
+            "analysed_at": analysis.analysed,
+            "paper_type": analysis.paper_type,
+            "research_field": analysis.research_field,
+            "summary": analysis.summary,
+            "summary_generated": analysis.summary_generated,
             "topics": [
                 {"id": topic, "url": absolute_url(reverse("analysis:topic-by-id", args=[topic]))}
                 for topic in paper.topic_ids  # annotated by for_records()
             ],
-            "novelty": paper.novelty,
-            "novelty_distance": paper.novelty_distance,
-            "significance": paper.significance_score,
+            "novelty": analysis.novelty,
+            "novelty_distance": analysis.novelty_distance,
+            "significance": analysis.significance_score,
         }
 
     @staticmethod
@@ -295,7 +296,8 @@ def paper_detail(request: HttpRequest, arxiv_id: ArxivIdPath) -> HttpResponse:
     paper = paper_or_404(arxiv_id, Paper.objects.for_records())
     paper.closest_earlier_papers = Paper.objects.for_lists().closest_earlier_of(paper)
     # The analysis writes its columns without touching updated_at: its time is a change of its own.
-    changes = [paper.updated_at, paper.analysed or paper.updated_at]
+    analysis = paper.analysis_or_none
+    changes = [paper.updated_at, analysis.analysed if analysis else paper.updated_at]
     changes += [a.researcher.updated_at for a in paper.authorships.all() if a.researcher]
     body = PaperDetailOut.from_orm(paper)
     return detail_response(request, body, last_modified=max(changes))

@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
@@ -10,6 +14,9 @@ from pgvector.django import HnswIndex, VectorField
 from core.text import slug_of
 from papers import identifiers
 from papers.querysets import AuthorshipQuerySet, PaperQuerySet
+
+if TYPE_CHECKING:
+    from analysis.models import PaperAnalysis
 
 
 def paper_slug(title: str) -> str:
@@ -62,34 +69,6 @@ class Paper(models.Model):
     )
     slug = models.SlugField(max_length=100, blank=True)
 
-    # Filled by the analysis app's pipeline (analysis/services.py); null until a paper has been analysed.
-    analysed = models.DateTimeField(null=True, blank=True, help_text="When the analysis last ran.")
-    summary = models.TextField(
-        null=True,
-        blank=True,
-        help_text="One sentence: the abstract's most central, or a language model's (summary_generated).",
-    )
-    # A default in the database too: rows written by COPY (the benchmark's corpus) need not name it.
-    summary_generated = models.BooleanField(
-        default=False,
-        db_default=False,
-        help_text="The summary was written by a language model, not quoted from the abstract.",
-    )
-    research_field = models.CharField(max_length=100, null=True, blank=True)
-    paper_type = models.CharField(max_length=50, null=True, blank=True)
-    novelty = models.FloatField(
-        null=True, blank=True, help_text="Percentile of novelty_distance within field and year, 0–100."
-    )
-    novelty_distance = models.FloatField(
-        null=True, blank=True, help_text="1 − cosine similarity to the closest earlier paper."
-    )
-    closest_earlier = ArrayField(
-        models.IntegerField(), null=True, blank=True, help_text="Ids of the 3 closest earlier papers."
-    )
-    significance_score = models.FloatField(
-        null=True, blank=True, help_text="Percentile of citations a year within field and year, 0–100."
-    )
-
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -124,6 +103,12 @@ class Paper(models.Model):
     @property
     def abs_url(self) -> str:
         return identifiers.abs_url(self.arxiv_id)
+
+    @property
+    def analysis_or_none(self) -> PaperAnalysis | None:
+        """The paper's analysis (a row of its own: see analysis.PaperAnalysis), None until it has been
+        analysed; `select_related("analysis")` fetches it with the paper."""
+        return getattr(self, "analysis", None)  # a missing reverse one-to-one raises AttributeError
 
     @property
     def pdf_url(self) -> str:

@@ -24,7 +24,13 @@ def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -
     parsed = parse_arxiv_id(arxiv_id)
     if parsed is None:
         raise Http404("Not an arXiv identifier")
-    paper = Paper.objects.defer("search_vector").with_authors().by_arxiv_id(parsed).first()
+    paper = (
+        Paper.objects.defer("search_vector")
+        .select_related("analysis")
+        .with_authors()
+        .by_arxiv_id(parsed)
+        .first()
+    )
     if paper is None:
         queued = paper_fetch_request(arxiv_id=parsed.id)
         return not_found(request, queued_arxiv_id=parsed.id if queued else None)

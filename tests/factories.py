@@ -7,9 +7,10 @@ import datetime
 import itertools
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from accounts.models import AccountSettings, Follow, SavedSearch
-from analysis.models import PaperTopic, Topic
+from analysis.models import PaperAnalysis, PaperTopic, Topic
 from institutions.models import Affiliation, Institution
 from papers.models import Authorship, Citation, Paper, paper_slug
 from researchers.models import Researcher
@@ -23,11 +24,18 @@ def next_arxiv_id() -> str:
     return f"9912.{next(_numbers):05d}"
 
 
+# Given to make_paper, these make the paper's analysis (a PaperAnalysis row), analysed now unless said.
+ANALYSIS_FIELDS = frozenset(
+    field.name for field in PaperAnalysis._meta.get_fields() if field.concrete and field.name != "paper"
+)
+
+
 def make_paper(
     *, authors: list[str | Researcher] | None = None, topics: list[Topic] = (), **fields: object
 ) -> Paper:
     """A paper with authorships; a Researcher in `authors` is linked at that position; `topics` are its
-    nearest, nearest first."""
+    nearest, nearest first; any of ANALYSIS_FIELDS among `fields` go to its analysis."""
+    analysis = {name: fields.pop(name) for name in ANALYSIS_FIELDS & fields.keys()}
     authors = authors if authors is not None else ["Ada Lovelace"]
     names = [a.display_name if isinstance(a, Researcher) else a for a in authors]
     title = str(fields.pop("title", f"A study of woven papers number {next(_numbers)}"))
@@ -52,6 +60,8 @@ def make_paper(
         for position, (name, author) in enumerate(zip(names, authors, strict=True), start=1)
     )
     give_topics(paper, topics)
+    if analysis:
+        PaperAnalysis.objects.create(paper=paper, **({"analysed": timezone.now()} | analysis))
     return paper
 
 

@@ -165,15 +165,15 @@ class SearchOut(Schema):
     summary="Search papers",
     description=(
         "Papers by keyword, by meaning, or both (hybrid, the default), with the site's query language and "
-        f"filters. Searches are also limited to {Rate.parse(settings.SEARCH_RATE_LIMIT).in_words('searches')}"
-        " per client "
-        "address, as on the site; past that the answer is 429 with Retry-After."
+        "filters. Searches are also limited to "
+        f"{Rate.parse(settings.SEARCH_RATE_LIMIT).in_words('search', 'searches')} per client address, as on "
+        "the site; past that the answer is 429 with Retry-After."
     ),
 )
 def search(request: HttpRequest, filters: Query[SearchFilters]) -> HttpResponse | dict[str, object]:
     wait = wait_seconds(request, group=SEARCH_RATE_GROUP, rate=settings.SEARCH_RATE_LIMIT, fail_open=True)
     if wait:
-        limit = Rate.parse(settings.SEARCH_RATE_LIMIT).in_words("searches")
+        limit = Rate.parse(settings.SEARCH_RATE_LIMIT).in_words("search", "searches")
         return too_many_requests_error(f"Too many searches: at most {limit} per client address.", wait)
     try:
         params = read_params(request.GET)

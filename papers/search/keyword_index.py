@@ -61,7 +61,16 @@ _TEXT_FIELDS = {
     Field.ABSTRACT: (("abstract", 1.0),),
     Field.AUTHOR: (("authors", 1.0),),
 }
-_COLUMNS = ("pk", "title", "abstract", "authors", "categories", "topic_ids", "paper_type", "published")
+_COLUMNS = (
+    "pk",
+    "title",
+    "abstract",
+    "authors",
+    "categories",
+    "topic_ids",
+    "analysis__paper_type",
+    "published",
+)
 
 
 @dataclass(frozen=True)

@@ -68,13 +68,13 @@ class PaperSearchQuerySet(models.QuerySet):
         if filters.cited_only:
             papers = papers.filter(cited_by_count__gt=0)
         if filters.paper_types:
-            papers = papers.filter(paper_type__in=list(filters.paper_types))
+            papers = papers.filter(analysis__paper_type__in=list(filters.paper_types))
         if filters.topics:
             chosen = PaperTopic.objects.filter(topic_id__in=[int(topic) for topic in filters.topics])
             papers = papers.filter(pk__in=chosen.values("paper_id"))
         if filters.excluded_paper_types:
             # A paper not analysed yet has no type, and no type is not one of those left out.
-            papers = papers.exclude(paper_type__in=list(filters.excluded_paper_types))
+            papers = papers.exclude(analysis__paper_type__in=list(filters.excluded_paper_types))
         return papers
 
     def matching_words(self, query: SearchQuery | None) -> Self:

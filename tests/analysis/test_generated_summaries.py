@@ -36,8 +36,9 @@ def completion_saying(content: str) -> Reply:
 
 
 def analysed(paper: Paper) -> Paper:
+    """The paper, analysed, with its analysis."""
     papers_analyse(paper_ids=[paper.pk])
-    return Paper.objects.get(pk=paper.pk)
+    return Paper.objects.select_related("analysis").get(pk=paper.pk)
 
 
 def test_the_models_sentence_is_the_summary_marked_as_generated(client, llm_server):
@@ -47,7 +48,7 @@ def test_the_models_sentence_is_the_summary_marked_as_generated(client, llm_serv
         method="POST",
     )
     paper = analysed(make_paper(title="Graphs of citations", abstract=ABSTRACT))
-    assert (paper.summary, paper.summary_generated) == (SENTENCE, True)
+    assert (paper.analysis.summary, paper.analysis.summary_generated) == (SENTENCE, True)
 
     box = tree(client.get(paper.get_absolute_url())).xpath("//section[@aria-labelledby='analysis-heading']")[
         0
@@ -88,7 +89,7 @@ def test_the_abstract_goes_to_the_model_as_data_it_cannot_break_out_of(llm_serve
 def test_the_quoted_sentence_stays_when_the_model_gives_no_tldr(llm_server, reply):
     llm_server.route(PATH, reply, method="POST")
     paper = analysed(make_paper(abstract=ABSTRACT))
-    assert paper.summary in ABSTRACT and not paper.summary_generated
+    assert paper.analysis.summary in ABSTRACT and not paper.analysis.summary_generated
 
 
 def test_a_failing_model_is_asked_once_a_batch_not_once_a_paper(llm_server):
@@ -102,7 +103,7 @@ def test_a_failing_model_is_asked_once_a_batch_not_once_a_paper(llm_server):
 def test_without_a_model_nothing_is_sent_and_the_sentence_is_quoted(llm_server, settings):
     settings.LLM_BASE_URL = None
     paper = analysed(make_paper(abstract=ABSTRACT))
-    assert paper.summary in ABSTRACT and not paper.summary_generated
+    assert paper.analysis.summary in ABSTRACT and not paper.analysis.summary_generated
     assert llm_server.seen(PATH) == []
 
 

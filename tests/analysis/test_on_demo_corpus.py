@@ -29,11 +29,13 @@ def test_real_papers_get_their_known_types_fields_and_summaries(demo_corpus):
     papers = Paper.objects.filter(arxiv_id__in=KNOWN_TYPES)
     assert papers.count() == len(KNOWN_TYPES)
     papers_analyse(paper_ids=papers.values_list("pk", flat=True))
-    for paper in Paper.objects.filter(arxiv_id__in=KNOWN_TYPES):
-        assert paper.paper_type == KNOWN_TYPES[paper.arxiv_id], paper.arxiv_id
-        assert paper.summary in split_sentences(paper.abstract)
+    for paper in Paper.objects.filter(arxiv_id__in=KNOWN_TYPES).select_related("analysis"):
+        assert paper.analysis.paper_type == KNOWN_TYPES[paper.arxiv_id], paper.arxiv_id
+        assert paper.analysis.summary in split_sentences(paper.abstract)
     survey = Paper.objects.get(arxiv_id="2504.21853")
-    assert survey.research_field == "Computer Vision and Pattern Recognition (cs.CV), Computer Science"
+    assert (
+        survey.analysis.research_field == "Computer Vision and Pattern Recognition (cs.CV), Computer Science"
+    )
 
 
 def test_a_near_duplicate_of_a_real_paper_has_low_novelty(demo_corpus):
@@ -59,12 +61,12 @@ def test_a_near_duplicate_of_a_real_paper_has_low_novelty(demo_corpus):
     )
     papers_analyse(paper_ids=papers.values_list("pk", flat=True))
     duplicate.refresh_from_db()
-    assert duplicate.closest_earlier[0] == original.pk
+    assert duplicate.analysis.closest_earlier[0] == original.pk
     # Noise of 0.01 a dimension has a norm of about 0.2 in 384 dimensions: a cosine distance near 0.02, where
     # different papers of one field are 0.3 and more apart.
-    assert duplicate.novelty_distance < 0.05
-    assert duplicate.novelty < 10  # among the least novel of its field and year
-    assert max(papers.exclude(novelty=None).values_list("novelty", flat=True)) > 90
+    assert duplicate.analysis.novelty_distance < 0.05
+    assert duplicate.analysis.novelty < 10  # among the least novel of its field and year
+    assert max(papers.exclude(analysis__novelty=None).values_list("analysis__novelty", flat=True)) > 90
 
 
 def test_a_real_paper_without_a_citation_count_has_no_significance(client, demo_corpus):
@@ -75,8 +77,8 @@ def test_a_real_paper_without_a_citation_count_has_no_significance(client, demo_
     papers_analyse(paper_ids=[uncounted.pk, counted.pk])
     uncounted.refresh_from_db()
     counted.refresh_from_db()
-    assert uncounted.significance_score is None
-    assert counted.significance_score is not None
+    assert uncounted.analysis.significance_score is None
+    assert counted.analysis.significance_score is not None
     page = tree(client.get(uncounted.get_absolute_url()))
     [box] = page.xpath("//section[@aria-labelledby='analysis-heading']")
     assert "No citation count known yet." in text_of(box)

@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 
 from analysis import paper_types, training
+from analysis.models import PaperAnalysis
 from analysis.paper_types import TypeModel, paper_types_of, rule_type
 from analysis.type_evaluation import evaluation_labels, type_scores
-from papers.models import Paper
 from papers.paper_types import PAPER_TYPE_LABELS
 from tests.factories import make_paper
 
@@ -168,4 +168,4 @@ def test_the_evaluation_command_reports_macro_f1_and_who_labelled(capsys):
 def test_the_committed_classifier_loads():
     model = paper_types.type_model()
     assert model is not None and model.coefficients.shape == (len(model.classes), 384)
-    assert Paper._meta.get_field("paper_type").max_length >= max(map(len, model.classes))
+    assert PaperAnalysis._meta.get_field("paper_type").max_length >= max(map(len, model.classes))

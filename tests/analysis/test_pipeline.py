@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
+from analysis.models import PaperAnalysis
 from analysis.services import papers_analyse, percentiles_refresh
 from papers.models import Paper
 from tests.factories import make_paper
@@ -30,26 +31,26 @@ def near(vector: np.ndarray, seed: int, noise: float = 0.01) -> np.ndarray:
     return moved / np.linalg.norm(moved)
 
 
-def analysed(paper: Paper) -> Paper:
+def analysis_of(paper: Paper) -> PaperAnalysis:
     papers_analyse(paper_ids=[paper.pk])
-    return Paper.objects.get(pk=paper.pk)
+    return PaperAnalysis.objects.get(paper=paper)
 
 
 def test_a_paper_without_abstract_or_vector_still_gets_its_field_and_type():
-    paper = analysed(
+    analysis = analysis_of(
         make_paper(title="A survey of graph neural networks", abstract="", primary_category="cs.LG")
     )
-    assert paper.research_field == "Machine Learning (cs.LG), Computer Science"
-    assert paper.paper_type == "survey"
-    assert paper.analysed is not None
-    assert paper.summary is None and paper.novelty is None and paper.closest_earlier is None
+    assert analysis.research_field == "Machine Learning (cs.LG), Computer Science"
+    assert analysis.paper_type == "survey"
+    assert analysis.analysed is not None
+    assert analysis.summary is None and analysis.novelty is None and analysis.closest_earlier is None
 
 
 def test_the_summary_is_the_abstracts_most_central_sentence():
-    paper = analysed(make_paper(abstract=ABSTRACT))
+    analysis = analysis_of(make_paper(abstract=ABSTRACT))
     on_topic, off_topic = ABSTRACT.split(". ")[:2], ABSTRACT.split(". ")[2]
-    assert paper.summary.rstrip(".") in on_topic
-    assert paper.summary != off_topic
+    assert analysis.summary.rstrip(".") in on_topic
+    assert analysis.summary != off_topic
 
 
 def test_novelty_is_the_distance_to_the_closest_earlier_paper_ranked_in_field_and_year():
@@ -58,13 +59,13 @@ def test_novelty_is_the_distance_to_the_closest_earlier_paper_ranked_in_field_an
     duplicate = make_paper(published=datetime.date(2025, 3, 1), embedding=near(base, 2))
     fresh = make_paper(published=datetime.date(2025, 3, 2), embedding=unit(3))
     papers_analyse(paper_ids=[original.pk, duplicate.pk, fresh.pk])
-    original, duplicate, fresh = (Paper.objects.get(pk=p.pk) for p in (original, duplicate, fresh))
+    original, duplicate, fresh = (PaperAnalysis.objects.get(paper=p) for p in (original, duplicate, fresh))
 
     assert original.closest_earlier is None and original.novelty is None  # nothing came before it
-    assert duplicate.closest_earlier == [original.pk]
+    assert duplicate.closest_earlier == [original.paper_id]
     assert duplicate.novelty_distance < 0.01
     assert fresh.novelty_distance > 0.8
-    assert set(fresh.closest_earlier) == {original.pk, duplicate.pk}
+    assert set(fresh.closest_earlier) == {original.paper_id, duplicate.paper_id}
     # Two papers ranked in cs.DL 2025: below half for the near-duplicate, above for the new one.
     assert (duplicate.novelty, fresh.novelty) == (25.0, 75.0)
 
@@ -74,8 +75,8 @@ def test_a_paper_posted_the_same_day_with_a_smaller_id_counts_as_earlier():
     first = make_paper(published=day, embedding=unit(4))
     second = make_paper(published=day, embedding=near(unit(4), 5))
     papers_analyse(paper_ids=[first.pk, second.pk])
-    assert Paper.objects.get(pk=first.pk).closest_earlier is None
-    assert Paper.objects.get(pk=second.pk).closest_earlier == [first.pk]
+    assert PaperAnalysis.objects.get(paper=first).closest_earlier is None
+    assert PaperAnalysis.objects.get(paper=second).closest_earlier == [first.pk]
 
 
 def test_significance_is_the_citation_velocity_percentile_and_null_without_a_count():
@@ -85,7 +86,9 @@ def test_significance_is_the_citation_velocity_percentile_and_null_without_a_cou
     tied = make_paper(published=year, cited_by_count=2)
     elsewhere = make_paper(published=year, cited_by_count=0, primary_category="hep-th")
     papers_analyse(paper_ids=[unknown.pk, low.pk, high.pk, tied.pk, elsewhere.pk])
-    scores = dict(Paper.objects.filter(pk__gte=unknown.pk).values_list("pk", "significance_score"))
+    scores = dict(
+        PaperAnalysis.objects.filter(paper__gte=unknown.pk).values_list("paper_id", "significance_score")
+    )
     assert scores[unknown.pk] is None
     assert scores[low.pk] == scores[tied.pk] == pytest.approx(100 * (0 + 0.5 * 2) / 3)
     assert scores[high.pk] == pytest.approx(100 * (2 + 0.5) / 3)
@@ -96,9 +99,9 @@ def test_a_new_paper_reranks_its_field_and_year():
     year = datetime.date(2024, 6, 1)
     cited = make_paper(published=year, cited_by_count=10)
     papers_analyse(paper_ids=[cited.pk])
-    assert Paper.objects.get(pk=cited.pk).significance_score == 50.0
+    assert PaperAnalysis.objects.get(paper=cited).significance_score == 50.0
     papers_analyse(paper_ids=[make_paper(published=year, cited_by_count=1).pk])
-    assert Paper.objects.get(pk=cited.pk).significance_score == 75.0
+    assert PaperAnalysis.objects.get(paper=cited).significance_score == 75.0
 
 
 def test_analysing_again_changes_nothing_but_the_time():
@@ -111,10 +114,11 @@ def test_analysing_again_changes_nothing_but_the_time():
     ids = [paper.pk for paper in papers]
     columns = ("research_field", "paper_type", "summary", "novelty", "novelty_distance", "closest_earlier")
     papers_analyse(paper_ids=ids)
-    first = list(Paper.objects.filter(pk__in=ids).order_by("pk").values_list(*columns, "significance_score"))
+    analyses = PaperAnalysis.objects.filter(paper__in=ids).order_by("paper")
+    first = list(analyses.values_list(*columns, "significance_score"))
     papers_analyse(paper_ids=ids)
     percentiles_refresh()
-    again = list(Paper.objects.filter(pk__in=ids).order_by("pk").values_list(*columns, "significance_score"))
+    again = list(analyses.values_list(*columns, "significance_score"))
     assert again == first
 
 
@@ -125,6 +129,6 @@ def test_the_command_analyses_what_is_left_and_says_how_much(capsys):
     call_command("analyse", "--limit", "2", verbosity=0)
     output = capsys.readouterr().out
     assert output.startswith("analysis: 2 of 2 papers analysed (0 summarised, 0 with earlier work")
-    assert Paper.objects.filter(pk__in=[p.pk for p in waiting], analysed__isnull=True).count() == 1
+    assert Paper.objects.filter(pk__in=[p.pk for p in waiting]).not_analysed().count() == 1
     call_command("analyse", verbosity=0)
     assert not Paper.objects.not_analysed().exists()

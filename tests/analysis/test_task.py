@@ -24,16 +24,16 @@ def test_an_embedded_paper_is_analysed_by_the_worker(celery_worker, django_db_bl
         try:
             embed_papers.delay([paper.pk])
             deadline = time.monotonic() + 240
-            while not Paper.objects.filter(pk=paper.pk, analysed__isnull=False).exists():
+            while not Paper.objects.filter(pk=paper.pk, analysis__isnull=False).exists():
                 assert time.monotonic() < deadline, "the paper was not embedded and analysed within 240 s"
                 time.sleep(0.5)
             paper.refresh_from_db()
             assert paper.embedding is not None
-            assert (paper.paper_type, paper.research_field) == (
+            assert (paper.analysis.paper_type, paper.analysis.research_field) == (
                 "survey",
                 "Machine Learning (cs.LG), Computer Science",
             )
-            assert paper.summary in {
+            assert paper.analysis.summary in {
                 "We review graph networks for weaving.",
                 "Many looms were studied over the decades.",
             }

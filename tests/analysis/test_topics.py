@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analysis import topics
-from analysis.models import PaperTopic, Topic
+from analysis.models import PaperAnalysis, PaperTopic, Topic
 from analysis.topics import topics_compute, topics_need_recomputing
 from papers.models import Paper
 from papers.search.query import parse
@@ -106,8 +106,7 @@ def test_the_pages_list_topics_and_their_papers_newest_first(client, three_group
 def test_the_paper_page_links_its_topics(client, three_groups):
     topics_compute()
     paper = Paper.objects.get(pk=three_groups[1][0].pk)
-    paper.analysed = paper.created_at
-    paper.save()
+    PaperAnalysis.objects.create(paper=paper, analysed=paper.created_at)
     page = tree(client.get(paper.get_absolute_url()))
     links = page.xpath(
         "//section[@aria-labelledby='analysis-heading']//dt[.='Topics']/following-sibling::dd[1]//a"

@@ -10,9 +10,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from analysis.models import Topic
+from analysis.models import PaperAnalysis, Topic
 from harvest.on_demand import paper_fetch_budget_key
-from papers.models import Paper
 from tests.factories import give_topics, make_citation, make_paper, make_researcher
 from tests.html import jsonld_nodes, text_of, texts, tree
 
@@ -238,7 +237,7 @@ def test_it_runs_the_same_few_queries_however_many_links(client, django_assert_m
             make_citation(citing=make_paper(), cited=paper)
         earlier = [make_paper(published=datetime.date(2020, 1, 1)).pk for _ in range(3)]
         topic = Topic.objects.create(label="weaving, looms", centroid=unit(links))
-        Paper.objects.filter(pk=paper.pk).update(closest_earlier=earlier, analysed=timezone.now())
+        PaperAnalysis.objects.create(paper=paper, closest_earlier=earlier, analysed=timezone.now())
         give_topics(paper, [topic])
         # 1 the paper, 2 its authorships with researchers, 3 what it builds on with their total,
         # 4 what builds on it with their total, 5 similar papers by embedding distance, 6 its closest
