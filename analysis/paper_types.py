@@ -1,5 +1,6 @@
 """What kind of paper a paper is (method, survey, benchmark…), from its title, abstract and comments:
-clear phrases first, then a small classifier on the paper's embedding for the papers no phrase decides.
+clear phrases first, then a small classifier on the paper's embedding and the TF-IDF of its words for the
+papers no phrase decides.
 
 The phrases are also the classifier's teachers: it is trained on the labels they give the corpus
 (`manage.py train_paper_types`), never on the hand-labelled evaluation sample
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import TfidfVectorizer
 
 DEFAULT_TYPE = "method"  # what most papers are, when neither a phrase nor the classifier decides
 
@@ -153,10 +156,17 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+def paper_text(title: str, abstract: str, comments: str) -> str:
+    """What the phrases and the classifier's word features read: the title, abstract and comments,
+    lower-cased, with their white space collapsed."""
+    title = " ".join((title or "").split())
+    return " ".join(f"{title}. {abstract or ''} {comments or ''}".lower().split())
+
+
 def rule_type(title: str, abstract: str, comments: str) -> str | None:
     """The type the first matching phrase gives, or None when no phrase is clear."""
     title = " ".join((title or "").lower().split())
-    text = " ".join(f"{title}. {abstract or ''} {comments or ''}".lower().split())
+    text = paper_text(title, abstract, comments)
     for rule in RULES:
         if rule.pattern.search(title if rule.where == "title" else text):
             return rule.paper_type
@@ -175,28 +185,90 @@ class TypedPaper(Protocol):
 
 
 @dataclass(frozen=True)
+class TextFeatures:
+    """TF-IDF of a paper's words and word pairs (scikit-learn's tokens, sublinear counts, each paper's
+    vector of unit length), over a vocabulary fixed at training; `weight` scales it beside the unit
+    embedding."""
+
+    vocabulary: tuple[str, ...]
+    idf: np.ndarray
+    weight: float
+    ngram_range: tuple[int, int] = (1, 2)
+
+    @classmethod
+    def fit(
+        cls, texts: Iterable[str], *, terms: int, weight: float, ngram_range: tuple[int, int]
+    ) -> TextFeatures:
+        """The `terms` most frequent words and word pairs of these texts that occur in two or more."""
+        fitted = TfidfVectorizer(
+            ngram_range=ngram_range, sublinear_tf=True, min_df=2, max_features=terms, dtype=np.float32
+        ).fit(texts)
+        return cls(
+            vocabulary=tuple(str(term) for term in fitted.get_feature_names_out()),
+            idf=fitted.idf_.astype(np.float32),
+            weight=weight,
+            ngram_range=ngram_range,
+        )
+
+    @cached_property
+    def _vectorizer(self) -> TfidfVectorizer:
+        vectorizer = TfidfVectorizer(
+            vocabulary={term: index for index, term in enumerate(self.vocabulary)},
+            ngram_range=self.ngram_range,
+            sublinear_tf=True,
+            dtype=np.float32,
+        )
+        vectorizer.idf_ = self.idf  # fitted already: the training's document frequencies
+        return vectorizer
+
+    def transform(self, texts: Sequence[str]) -> sparse.csr_matrix:
+        return self._vectorizer.transform(texts) * np.float32(self.weight)
+
+
+def type_features(vectors: np.ndarray, texts: Sequence[str], text: TextFeatures) -> sparse.csr_matrix:
+    """The classifier's input, the same in training and prediction: each paper's unit embedding, then
+    the weighted TF-IDF of its `paper_text`."""
+    return sparse.hstack([sparse.csr_matrix(vectors, dtype=np.float32), text.transform(texts)], format="csr")
+
+
+@dataclass(frozen=True)
 class TypeModel:
-    """A multinomial logistic regression on the papers' unit embeddings, as trained by
-    `manage.py train_paper_types` (analysis/training.py) and stored in MODEL_FILE."""
+    """A multinomial logistic regression on the papers' unit embeddings and the TF-IDF of their words,
+    as trained by `manage.py train_paper_types` (analysis/training.py) and stored in MODEL_FILE."""
 
     classes: tuple[str, ...]
-    coefficients: np.ndarray  # classes × dimensions
+    coefficients: np.ndarray  # classes × (embedding dimensions + vocabulary)
     intercepts: np.ndarray
+    text: TextFeatures
 
-    def predict(self, vectors: np.ndarray) -> list[str]:
-        scores = vectors @ self.coefficients.T + self.intercepts
+    def predict(self, vectors: np.ndarray, texts: Sequence[str]) -> list[str]:
+        return self.predict_features(type_features(vectors, texts, self.text))
+
+    def predict_features(self, features: sparse.csr_matrix) -> list[str]:
+        scores = np.asarray(features @ self.coefficients.T) + self.intercepts
         return [self.classes[index] for index in scores.argmax(axis=1)]
 
     def to_json(self, **about: object) -> str:
-        return json.dumps(
-            {
-                "about": about,
-                "classes": list(self.classes),
-                "coefficients": np.round(self.coefficients, 6).tolist(),
-                "intercepts": np.round(self.intercepts, 6).tolist(),
-            },
-            indent=1,
-        )
+        """One line a field (a class's coefficients one line each), so the file stays small and diffs
+        stay readable; 5 significant digits keep every prediction of the training corpus."""
+
+        def line(value: object) -> str:
+            return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+        def rounded(values: np.ndarray) -> list[float]:
+            return [float(f"{value:.5g}") for value in values.tolist()]
+
+        fields = [
+            f'"about": {json.dumps(about, indent=1)}',
+            f'"classes": {line(list(self.classes))}',
+            '"coefficients": [\n' + ",\n".join(line(rounded(row)) for row in self.coefficients) + "\n]",
+            f'"intercepts": {line(rounded(self.intercepts))}',
+            f'"text_weight": {line(self.text.weight)}',
+            f'"text_ngram_range": {line(list(self.text.ngram_range))}',
+            f'"text_idf": {line(rounded(self.text.idf))}',
+            f'"text_vocabulary": {line(list(self.text.vocabulary))}',
+        ]
+        return "{\n" + ",\n".join(fields) + "\n}"
 
 
 @cache
@@ -209,12 +281,18 @@ def type_model() -> TypeModel | None:
         classes=tuple(data["classes"]),
         coefficients=np.asarray(data["coefficients"], dtype=np.float32),
         intercepts=np.asarray(data["intercepts"], dtype=np.float32),
+        text=TextFeatures(
+            vocabulary=tuple(data["text_vocabulary"]),
+            idf=np.asarray(data["text_idf"], dtype=np.float32),
+            weight=float(data["text_weight"]),
+            ngram_range=tuple(data["text_ngram_range"]),
+        ),
     )
 
 
 def paper_types_of(papers: Iterable[TypedPaper], *, model: TypeModel | None = None) -> dict[int, str]:
-    """Each paper's type by id: the first clear phrase's; else the classifier's on its embedding; else,
-    for a paper without one yet, the default."""
+    """Each paper's type by id: the first clear phrase's; else the classifier's on its embedding and
+    words; else, for a paper without an embedding yet, the default."""
     model = model or type_model()
     types: dict[int, str] = {}
     undecided: list[TypedPaper] = []
@@ -225,6 +303,7 @@ def paper_types_of(papers: Iterable[TypedPaper], *, model: TypeModel | None = No
         types[paper.pk] = decided or DEFAULT_TYPE
     if undecided and model is not None:
         vectors = np.asarray([paper.embedding for paper in undecided], dtype=np.float32)
-        for paper, predicted in zip(undecided, model.predict(vectors), strict=True):
+        texts = [paper_text(paper.title, paper.abstract, paper.comments) for paper in undecided]
+        for paper, predicted in zip(undecided, model.predict(vectors, texts), strict=True):
             types[paper.pk] = predicted
     return types

@@ -2,6 +2,7 @@
 phrases' labels, never on the evaluation sample), and the evaluation's sums."""
 
 import json
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from django.core.management import call_command
 
 from analysis import paper_types, training
 from analysis.models import PaperAnalysis
-from analysis.paper_types import TypeModel, paper_types_of, rule_type
+from analysis.paper_types import TextFeatures, TypeModel, paper_text, paper_types_of, rule_type
 from analysis.type_evaluation import evaluation_labels, type_scores
 from papers.paper_types import PAPER_TYPE_LABELS
 from tests.factories import make_paper
@@ -59,21 +60,49 @@ def test_vision_language_titles_are_not_position_papers():
     assert rule_type("Vision-Language Models for Looms", "", "") is None
 
 
+@dataclass
 class Typed:
-    def __init__(self, pk, title, abstract="", embedding=None):
-        self.pk, self.title, self.abstract, self.comments, self.embedding = pk, title, abstract, "", embedding
+    pk: int
+    title: str
+    abstract: str = ""
+    embedding: np.ndarray | None = None
+    comments: str = ""
 
 
 def test_the_classifier_types_what_no_phrase_decides_and_the_default_what_has_no_vector():
-    axis = np.eye(384, dtype=np.float32)
-    model = TypeModel(classes=("empirical", "theory"), coefficients=axis[:2], intercepts=np.zeros(2))
+    axis = np.eye(384 + 1, dtype=np.float32)  # the embedding's 384 dimensions, then the word "shuttle"
+    text = TextFeatures(vocabulary=("shuttle",), idf=np.ones(1, dtype=np.float32), weight=3.0)
+    model = TypeModel(
+        classes=("empirical", "theory", "system"),
+        coefficients=np.stack([axis[0], axis[1], axis[384]]),
+        intercepts=np.zeros(3),
+        text=text,
+    )
     papers = [
-        Typed(1, "A survey of looms", embedding=axis[1]),  # a phrase decides before the classifier
-        Typed(2, "Looms in the wild", embedding=axis[0]),
-        Typed(3, "Looms in the wild", embedding=axis[1]),
+        Typed(1, "A survey of looms", embedding=axis[1][:384]),  # a phrase decides before the classifier
+        Typed(2, "Looms in the wild", embedding=axis[0][:384]),
+        Typed(3, "Looms in the wild", embedding=axis[1][:384]),
         Typed(4, "Looms in the wild"),  # not embedded yet
+        # The same embedding as paper 2, but its words (a comment too) outweigh it.
+        Typed(5, "Looms in the wild", embedding=axis[0][:384], comments="The Shuttle, shuttle release"),
     ]
-    assert paper_types_of(papers, model=model) == {1: "survey", 2: "empirical", 3: "theory", 4: "method"}
+    assert paper_types_of(papers, model=model) == {
+        1: "survey",
+        2: "empirical",
+        3: "theory",
+        4: "method",
+        5: "system",
+    }
+
+
+def test_the_word_features_read_the_text_the_phrases_read():
+    assert paper_text("  A Loom\nStudy ", "Looms  weave.", "") == "a loom study. looms weave."
+    text = TextFeatures(
+        vocabulary=("loom", "loom study", "weave"), idf=np.asarray([1.0, 2.0, 1.0]), weight=0.5
+    )
+    features = text.transform([paper_text("A Loom Study", "", "")]).toarray()[0]
+    # Sublinear counts times idf, the vector of unit length, then weighted.
+    assert features == pytest.approx(0.5 * np.asarray([1.0, 2.0, 0.0]) / np.sqrt(5.0))
 
 
 @pytest.fixture
@@ -93,10 +122,13 @@ def hand_labelled(tmp_path, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_training_learns_from_hand_labels_and_phrases_never_from_the_evaluation_sample(hand_labelled):
+def test_training_learns_from_hand_labels_and_phrases_never_from_the_evaluation_sample(
+    hand_labelled, monkeypatch
+):
     axis = np.eye(384)
-    held_out = next(iter(evaluation_labels()))
-    make_paper(arxiv_id=held_out, title="Looms at large", embedding=axis[5])
+    held_out = list(evaluation_labels())[:2]
+    for arxiv_id in held_out:
+        make_paper(arxiv_id=arxiv_id, title="Looms at large", embedding=axis[5])
     hand = {}
     # Hand-labelled papers no phrase decides (empirical, position) and one a phrase gets wrong.
     for index, label in ((3, "empirical"), (4, "position")):
@@ -117,17 +149,27 @@ def test_training_learns_from_hand_labels_and_phrases_never_from_the_evaluation_
 
     assert dict(trained.hand_labels) == {"empirical": 6, "position": 6}
     assert dict(trained.weak_labels) == {"survey": 40, "benchmark": 40, "other": 40}
-    assert trained.model.predict(np.asarray([axis[3], axis[4], axis[0]], dtype=np.float32)) == [
-        "empirical",
-        "position",
-        "survey",
-    ]
+    vectors = np.asarray([axis[3], axis[4], axis[0]], dtype=np.float32)
+    assert trained.model.predict(vectors, ["looms."] * 3) == ["empirical", "position", "survey"]
     # Held out fold by fold, the hand-labelled papers are still found.
     assert trained.cross_validated.papers == 12
     assert trained.cross_validated.macro_f1 == 1.0
     written = json.loads(training.MODEL_FILE.read_text())
     assert written["about"]["hand_labels"] == {"empirical": 6, "position": 6}
-    assert held_out not in hand
+    assert not set(held_out) & set(hand)
+    # The evaluation papers' words are not in the vocabulary either ("large" is only in their titles).
+    assert "looms" in written["text_vocabulary"] and "large" not in written["text_vocabulary"]
+    # What the file holds predicts as the model that wrote it did.
+    monkeypatch.setattr(paper_types, "MODEL_FILE", training.MODEL_FILE)
+    paper_types.type_model.cache_clear()
+    try:
+        assert paper_types.type_model().predict(vectors, ["looms."] * 3) == [
+            "empirical",
+            "position",
+            "survey",
+        ]
+    finally:
+        paper_types.type_model.cache_clear()
 
 
 @pytest.mark.django_db
@@ -167,5 +209,18 @@ def test_the_evaluation_command_reports_macro_f1_and_who_labelled(capsys):
 
 def test_the_committed_classifier_loads():
     model = paper_types.type_model()
-    assert model is not None and model.coefficients.shape == (len(model.classes), 384)
+    assert model is not None
+    assert model.coefficients.shape == (len(model.classes), 384 + len(model.text.vocabulary))
+    assert len(model.text.vocabulary) == len(model.text.idf) >= 1000
+    assert paper_types.MODEL_FILE.stat().st_size < 2_500_000
     assert PaperAnalysis._meta.get_field("paper_type").max_length >= max(map(len, model.classes))
+
+
+def test_the_committed_classifier_reads_the_words_where_no_phrase_decides():
+    title, abstract = "Looms for tomorrow", "Weaving communities face a choice."
+    assert rule_type(title, abstract, "Position paper") is None
+    model = paper_types.type_model()
+    silent = np.zeros((2, 384), dtype=np.float32)  # no embedding to go by: the words alone decide
+    texts = [paper_text(title, abstract, "Position paper"), paper_text(title, abstract, "")]
+    position, plain = model.predict(silent, texts)
+    assert position == "position" and plain != "position"

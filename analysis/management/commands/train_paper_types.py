@@ -29,6 +29,10 @@ class Command(OneLineErrorCommand):
             f"({hand}) and {trained.weak_labels.total()} phrase labels ({weak}); written to {MODEL_FILE.name}"
         )
         self.stdout.write(
+            f"features: the {trained.model.coefficients.shape[1] - len(trained.model.text.vocabulary)}-d "
+            f"embedding and the TF-IDF of {len(trained.model.text.vocabulary)} words and word pairs"
+        )
+        self.stdout.write(
             f"{CROSS_VALIDATION_FOLDS}-fold cross-validation on the training set (phrases, then classifier): "
             f"macro-F1 {scores.macro_f1:.3f} over {scores.papers} papers"
         )
