@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test.utils import override_settings
 from tqdm import tqdm
 
-from bench import analysis, chat, corpus, database, measure
+from bench import analysis, chat, corpus, database, ingest, measure
 from bench.sources import load_sources
 from core.progress import progress_bar
 from papers.search import keyword_index as search_keyword_index
@@ -160,6 +160,33 @@ def run(args: argparse.Namespace, url: str) -> dict:
         print(chat.table(report["chat"]))
     if "analysis" in report:
         print(analysis.table(report["analysis"]))
+    print(f"written to {path}")
+    return report
+
+
+def run_ingest(args: argparse.Namespace, url: str) -> dict:
+    """The ingest part alone, into an emptied database (no corpus: the harvest makes its own papers)."""
+    with psycopg.connect(url) as connection:
+        database.reset(connection)
+    call_command("migrate", verbosity=0)
+    report = {
+        "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "papers": args.papers,
+        "seed": args.seed,
+        "machine": machine(url),
+        "ingest": ingest.measure(args.papers, args.seed, page_size=args.ingest_page_size),
+    }
+    report["machine"]["load_average_at_end"] = os.getloadavg()[0]
+    args.output.mkdir(parents=True, exist_ok=True)
+    path = args.output / f"ingest-{args.papers}.json"
+    path.write_text(json.dumps(report, indent=2) + "\n")
+    machine_ = report["machine"]
+    print(
+        f"{machine_['cpus']} cores, {machine_['memory_gib']} GiB · PostgreSQL {machine_['postgres']} · load "
+        f"average {machine_['load_average_at_start']:.1f} at the start, "
+        f"{machine_['load_average_at_end']:.1f} at the end"
+    )
+    print(ingest.table(report["ingest"]))
     print(f"written to {path}")
     return report
 
