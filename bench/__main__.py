@@ -153,9 +153,14 @@ def main(argv: list[str] | None = None) -> int:
             redis_server.start()
             os.environ["REDIS_URL"] = redis_server.url()
         configure_django(url, BENCH_DIR / "static")
-        from bench.run import run, run_ingest  # needs Django configured (above), so not at the top
+        if ingest:
+            from bench.ingest import run as run_ingest  # needs Django configured (above): not at the top
 
-        run_ingest(args, url) if ingest else run(args, url)
+            run_ingest(args, url)
+        else:
+            from bench.run import run  # needs Django configured (above), so not at the top
+
+            run(args, url)
     except Exception as error:  # one line, not a traceback (BENCH_TRACEBACK=1 shows it)
         if os.environ.get("BENCH_TRACEBACK"):
             raise

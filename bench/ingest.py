@@ -16,8 +16,11 @@ interval (one request every 3 s) is set to 0: it is arXiv's limit, not our cost.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import datetime
+import json
+import os
 import subprocess
 import sys
 import time
@@ -25,9 +28,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
+from django.core.management import call_command
 from django.test.utils import override_settings
 
-from bench import oai_stream
+from bench import database, oai_stream
 from core.progress import progress_bar
 from harvest import clients
 from harvest.clients import ArxivOaiClient
@@ -195,6 +200,36 @@ def measure(records: int, seed: int, *, page_size: int = oai_stream.PAGE_SIZE) -
             "stored_after": stored(),
         },
     }
+
+
+def run(args: argparse.Namespace, url: str) -> dict:
+    """`python -m bench --only ingest`: the harvest of --papers records into an emptied database (no corpus:
+    the harvest makes its own papers), its JSON and its table. Not run where the search part runs: that
+    process loads the embedding model and freezes its start-up as a web worker does, and a harvest worker
+    does neither."""
+    with psycopg.connect(url) as connection:
+        database.reset(connection)
+    call_command("migrate", verbosity=0)
+    report = {
+        "generated_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "papers": args.papers,
+        "seed": args.seed,
+        "machine": database.machine(url),
+        "ingest": measure(args.papers, args.seed, page_size=args.ingest_page_size),
+    }
+    report["machine"]["load_average_at_end"] = os.getloadavg()[0]
+    args.output.mkdir(parents=True, exist_ok=True)
+    path = args.output / f"ingest-{args.papers}.json"
+    path.write_text(json.dumps(report, indent=2) + "\n")
+    machine = report["machine"]
+    print(
+        f"{machine['cpus']} cores, {machine['memory_gib']} GiB · PostgreSQL {machine['postgres']} · load "
+        f"average {machine['load_average_at_start']:.1f} at the start, "
+        f"{machine['load_average_at_end']:.1f} at the end"
+    )
+    print(table(report["ingest"]))
+    print(f"written to {path}")
+    return report
 
 
 def table(results: dict) -> str:
