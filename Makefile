@@ -39,11 +39,13 @@ test: $(INSTALLED) chromium
 lint: $(INSTALLED)
 	$(BIN)/python -m ruff check .
 
-# Search latency and recall on a synthetic corpus in its own database (see README, "Performance").
+# Search latency and recall on a synthetic corpus in its own database (see README, "Performance"), then
+# the ingest of as many OAI-PMH records into another (it runs alone: its own process and database).
 # `make bench PAPERS=1000000` for a million papers; the corpus is kept under var/bench and reused.
 PAPERS ?= 100000
 bench: $(INSTALLED)
 	$(BIN)/python -m bench --papers $(PAPERS)
+	$(BIN)/python -m bench --only ingest --papers $(PAPERS)
 
 # Concurrent readers (locust, headless) against a running site, `make run` in another terminal, while a
 # harvest runs and Celery embeds (see README, "Performance"); LOADTEST_HOST and DATABASE_URL for another.

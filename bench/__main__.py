@@ -8,6 +8,10 @@ papers. Writes JSON to bench/results/ and prints a table. See README.md, "Perfor
 The database is an embedded PostgreSQL under var/bench (started and stopped here) unless --database-url
 names another; the development database is never touched. A corpus already there with the same size
 and seed is reused.
+
+`--only ingest` measures the harvest instead (bench/ingest.py): N synthetic OAI-PMH records harvested
+over loopback HTTP into a database of its own, wovepaper_bench_ingest, emptied first, with a Redis of
+its own for the harvest's rate limits and queue. It runs alone: `make bench` runs it after the rest.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import psycopg
 from django.test.utils import override_settings
 from psycopg import sql
 
-from devserver.localservices import EmbeddedPostgres
+from bench.oai_stream import PAGE_SIZE
+from devserver.localservices import EmbeddedPostgres, EmbeddedRedis, free_port
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 BENCH_DIR = BASE_DIR / "var" / "bench"
@@ -39,7 +44,7 @@ SERVER_SETTINGS = {
 }
 
 
-PARTS = ("search", "pages", "chat", "analysis")
+PARTS = ("search", "pages", "chat", "analysis", "ingest")
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -69,19 +74,30 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--only",
         action="append",
         choices=PARTS,
-        help="measure only this part (repeatable); the JSON is named for the parts (chat-100000.json)",
+        help="measure only this part (repeatable); the JSON is named for the parts (chat-100000.json); "
+        "ingest runs alone, harvesting --papers records",
+    )
+    parser.add_argument(
+        "--ingest-page-size",
+        type=int,
+        default=PAGE_SIZE,
+        help=f"records in one OAI-PMH page of the ingest stream (default {PAGE_SIZE}, as arXiv's)",
     )
     args = parser.parse_args(argv)
     if args.papers < 1000:
         parser.error("--papers must be at least 1000")
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    if args.only and "ingest" in args.only and set(args.only) != {"ingest"}:
+        parser.error("--only ingest runs alone: it harvests into a database of its own")
+    if args.ingest_page_size < 1:
+        parser.error("--ingest-page-size must be at least 1")
     return args
 
 
-def embedded_server(papers: int) -> tuple[EmbeddedPostgres, str]:
-    """PostgreSQL under var/bench with SERVER_SETTINGS (restarted once when one needs it), and a
-    database for corpora of this size (so a 100,000 and a 1,000,000 paper corpus are both kept)."""
+def embedded_server(database: str) -> tuple[EmbeddedPostgres, str]:
+    """PostgreSQL under var/bench with SERVER_SETTINGS (restarted once when one needs it), and this
+    database on it (one per corpus size, so a 100,000 and a 1,000,000 paper corpus are both kept)."""
     port = int(os.environ.get("BENCH_PG_PORT", "54390"))
     # shared_buffers is a start-up option of ours (a command-line setting wins over ALTER SYSTEM).
     server = EmbeddedPostgres(BENCH_DIR / "postgres", port, shared_buffers=SERVER_SETTINGS["shared_buffers"])
@@ -98,8 +114,8 @@ def embedded_server(papers: int) -> tuple[EmbeddedPostgres, str]:
     if needs_restart:
         server.stop()
         server.start()
-    server.create_database(f"wovepaper_bench_{papers}")
-    return server, server.url(f"wovepaper_bench_{papers}")
+    server.create_database(database)
+    return server, server.url(database)
 
 
 def configure_django(url: str, static_root: Path) -> None:
@@ -123,20 +139,36 @@ def configure_django(url: str, static_root: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
-    server, url = None, args.database_url
+    ingest = args.only == ["ingest"]
+    server, url, redis_server = None, args.database_url, None
     try:
         if url is None:
-            server, url = embedded_server(args.papers)
+            server, url = embedded_server(
+                "wovepaper_bench_ingest" if ingest else f"wovepaper_bench_{args.papers}"
+            )
+        if ingest:
+            # The harvest counts arXiv's politeness and queues embedding in Redis: a throwaway one of
+            # its own, so no developer's or test's Redis gets the benchmark's tasks.
+            redis_server = EmbeddedRedis(BENCH_DIR / "redis", free_port(), persist=False)
+            redis_server.start()
+            os.environ["REDIS_URL"] = redis_server.url()
         configure_django(url, BENCH_DIR / "static")
-        from bench.run import run  # needs Django configured (above), so not at the top
+        if ingest:
+            from bench.ingest import run as run_ingest  # needs Django configured (above): not at the top
 
-        run(args, url)
+            run_ingest(args, url)
+        else:
+            from bench.run import run  # needs Django configured (above), so not at the top
+
+            run(args, url)
     except Exception as error:  # one line, not a traceback (BENCH_TRACEBACK=1 shows it)
         if os.environ.get("BENCH_TRACEBACK"):
             raise
         print(f"bench: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
     finally:
+        if redis_server is not None:
+            redis_server.stop()
         if server is not None:
             server.stop()
     return 0

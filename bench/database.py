@@ -1,10 +1,14 @@
-"""The benchmark's database: its marker, emptying it, and building indexes after a bulk load."""
+"""The benchmark's database: its marker, emptying it, building indexes after a bulk load, and what the
+machine and the server it runs on are."""
 
 from __future__ import annotations
 
+import os
+import platform
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import psycopg
 from psycopg import sql
@@ -168,3 +172,27 @@ def prewarm(url: str) -> bool:
             if connection.execute("SELECT to_regclass(%s)", [relation]).fetchone()[0] is not None:
                 connection.execute("SELECT pg_prewarm(%s)", [relation])
     return True
+
+
+def machine(url: str) -> dict:
+    with psycopg.connect(url) as connection:
+        postgres = connection.execute("SHOW server_version").fetchone()[0]
+        pgvector = connection.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+        ).fetchone()[0]
+        shared_buffers = connection.execute("SHOW shared_buffers").fetchone()[0]
+    model = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+         if line.startswith("model name")), platform.processor(),
+    )  # fmt: skip
+    memory_kib = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                      if line.startswith("MemTotal"))  # fmt: skip
+    return {
+        "cpus": os.cpu_count(),
+        "cpu_model": model,
+        "memory_gib": round(memory_kib / 1024**2, 1),
+        "load_average_at_start": os.getloadavg()[0],  # 1-minute average; 2.0 keeps both cores busy
+        "postgres": postgres,
+        "pgvector": pgvector,
+        "shared_buffers": shared_buffers,
+    }

@@ -6,9 +6,7 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import time
-from pathlib import Path
 
 import psycopg
 from django.conf import settings
@@ -17,6 +15,7 @@ from django.test.utils import override_settings
 from tqdm import tqdm
 
 from bench import analysis, chat, corpus, database, measure
+from bench.database import machine
 from bench.sources import load_sources
 from core.progress import progress_bar
 from papers.search import keyword_index as search_keyword_index
@@ -66,30 +65,6 @@ def keyword_index(spec: corpus.CorpusSpec, rebuild: bool) -> dict:
     with bar:
         search_keyword_index.rebuild(progress)
     return {"keyword_index_seconds": round(time.monotonic() - started, 1)}
-
-
-def machine(url: str) -> dict:
-    with psycopg.connect(url) as connection:
-        postgres = connection.execute("SHOW server_version").fetchone()[0]
-        pgvector = connection.execute(
-            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
-        ).fetchone()[0]
-        shared_buffers = connection.execute("SHOW shared_buffers").fetchone()[0]
-    model = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-         if line.startswith("model name")), platform.processor(),
-    )  # fmt: skip
-    memory_kib = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
-                      if line.startswith("MemTotal"))  # fmt: skip
-    return {
-        "cpus": os.cpu_count(),
-        "cpu_model": model,
-        "memory_gib": round(memory_kib / 1024**2, 1),
-        "load_average_at_start": os.getloadavg()[0],  # 1-minute average; 2.0 keeps both cores busy
-        "postgres": postgres,
-        "pgvector": pgvector,
-        "shared_buffers": shared_buffers,
-    }
 
 
 def sizes(url: str) -> dict:
