@@ -46,6 +46,7 @@ def _last_word() -> Func:
         F("normalised_name"), Value("^.* "), Value(""), function="regexp_replace", output_field=CharField()
     )
 
+
 # The closest-earlier walk's candidate list: pgvector's default, not the search's 100. On the 100,000-
 # paper benchmark corpus (2026-12-03, load average 6-7) a batch of 256 walks took 580-640 ms at 40 and
 # 720-1,850 ms at 100, with recall@3 1.000 at both against an exact scan of 200 papers (0.998 at 20).
