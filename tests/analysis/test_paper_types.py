@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from django.core.management import call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis import paper_types, training
 from analysis.models import PaperAnalysis
@@ -67,6 +69,21 @@ class Typed:
     abstract: str = ""
     embedding: np.ndarray | None = None
     comments: str = ""
+
+
+# Harvested text from strangers: markup, LaTeX, NUL and other control characters, any script, long runs.
+hostile_text = st.one_of(
+    st.text(max_size=3000),
+    st.sampled_from(["<script>alert(1)</script>", "$\\frac{a}{b}$ \\cite{x}", "\x00" * 50, "word " * 4000]),
+)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(title=hostile_text, abstract=hostile_text, comments=hostile_text)
+def test_any_text_gets_one_of_the_types_and_nothing_raises(title, abstract, comments):
+    model = paper_types.type_model()
+    paper = Typed(1, title, abstract, embedding=np.full(384, 384**-0.5, dtype=np.float32), comments=comments)
+    assert paper_types_of([paper], model=model)[1] in set(model.classes) | set(PAPER_TYPE_LABELS)
 
 
 def test_the_classifier_types_what_no_phrase_decides_and_the_default_what_has_no_vector():
