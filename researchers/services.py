@@ -133,16 +133,26 @@ def researchers_group_by_names(
         Researcher(normalised_name=named[root][0], display_name=named[root][1]) for root in new_roots
     )
     owner = {root: researcher.pk for root, researcher in zip(new_roots, created, strict=True)}
+    survivor_of: dict[int, int] = {}
+    renamed: list[tuple[int, list[int], int]] = []  # (survivor, absorbed, root): may take a fuller name
     for root, researcher_ids in researchers_in.items():
         survivor_id, *absorbed_ids = sorted(researcher_ids)
-        if absorbed_ids or len(names_in[root]) > 1:
-            survivor = Researcher.objects.get(pk=survivor_id)
-            known_as = dict([named[root]] if root in members else [])
-            for absorbed in Researcher.objects.filter(pk__in=absorbed_ids):
-                known_as.setdefault(absorbed.normalised_name, absorbed.display_name)
-                researcher_absorb(survivor=survivor, absorbed=absorbed)
-            _take_fullest_name(survivor, known_as)
         owner[root] = survivor_id
+        if absorbed_ids or len(names_in[root]) > 1:
+            survivor_of.update(dict.fromkeys(absorbed_ids, survivor_id))
+            renamed.append((survivor_id, absorbed_ids, root))
+    if renamed:
+        known = {
+            pk: (normalised, display)
+            for pk, normalised, display in Researcher.objects.filter(
+                pk__in=[*survivor_of, *(survivor_id for survivor_id, _ids, _root in renamed)]
+            ).values_list("id", "normalised_name", "display_name")
+        }
+        researchers_absorb(survivor_of=survivor_of)
+        _take_fullest_names(
+            (survivor_id, known[survivor_id][0], _names_known(named.get(root), [known[a] for a in absorbed]))
+            for survivor_id, absorbed, root in renamed
+        )
 
     links = [(authorship_id, owner[root]) for root, ids in members.items() for authorship_id in ids]
     _link_authorships(links)
@@ -173,12 +183,33 @@ def _fullest_name(written: Counter) -> tuple[str, str]:
     return max((pair for pair in written if pair[0] == fullest), key=written.__getitem__)
 
 
-def _take_fullest_name(survivor: Researcher, names: Mapping[str, str]) -> None:
-    """A researcher known by initials ("D. Zhao") that joined one with the full name takes the full name."""
-    fullest = max(names, key=len, default="")
-    if initialled(fullest) == survivor.normalised_name:
-        survivor.normalised_name, survivor.display_name = fullest, names[fullest]
-        survivor.save(update_fields=["normalised_name", "display_name", "updated_at"])
+def _names_known(grouped: tuple[str, str] | None, absorbed: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Normalised name → written name, for a group's own name and those of the researchers it absorbs."""
+    known_as = dict([grouped] if grouped else [])
+    for normalised, display in absorbed:
+        known_as.setdefault(normalised, display)
+    return known_as
+
+
+def _take_fullest_names(survivors: Iterable[tuple[int, str, Mapping[str, str]]]) -> None:
+    """A researcher known by initials ("D. Zhao") that joined one with the full name takes the full name:
+    for each (researcher, its normalised name, the names its group goes by), in one statement."""
+    renames = []
+    for researcher_id, normalised_name, names in survivors:
+        fullest = max(names, key=len, default="")
+        if initialled(fullest) == normalised_name:
+            renames.append((researcher_id, fullest, names[fullest]))
+    if not renames:
+        return
+    ids, normalised, display = (list(column) for column in zip(*renames, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Researcher._meta.db_table} AS researcher "  # noqa: S608 - the model's table
+            "SET normalised_name = rename.normalised, display_name = rename.display, updated_at = %s "
+            "FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS rename(id, normalised, display) "
+            "WHERE researcher.id = rename.id",
+            [timezone.now(), ids, normalised, display],
+        )
 
 
 def _join_on_weak_evidence(
@@ -289,32 +320,91 @@ def _coauthor_neighbours(names: set[str]) -> dict[str, set[str]]:
     }
 
 
-@transaction.atomic
 def researcher_absorb(*, survivor: Researcher, absorbed: Researcher) -> Researcher:
-    """Fold `absorbed` into `survivor`: its authorships, affiliations and followers move over, its upstream
-    ids fill gaps, and its id keeps answering with a redirect to the survivor."""
-    if absorbed.pk == survivor.pk:
-        return survivor
-    Authorship.objects.filter(researcher=absorbed).update(researcher=survivor)
-    survivor_institutions = set(survivor.affiliations.values_list("institution_id", flat=True))
-    Affiliation.objects.filter(researcher=absorbed, institution_id__in=survivor_institutions).delete()
-    Affiliation.objects.filter(researcher=absorbed).update(researcher=survivor)
-    survivor_followers = set(survivor.follows.values_list("user_id", flat=True))
-    absorbed.follows.filter(user_id__in=survivor_followers).delete()
-    absorbed.follows.update(researcher=survivor)
-    ResearcherRedirect.objects.filter(researcher=absorbed).update(researcher=survivor)
-    ResearcherRedirect.objects.create(old_id=absorbed.pk, researcher=survivor)
-
-    upstream = {}
-    for field in ("openalex_id", "s2_id", "orcid", "h_index", "citation_count", "works_count"):
-        if getattr(survivor, field) in (None, "") and getattr(absorbed, field) not in (None, ""):
-            upstream[field] = getattr(absorbed, field)
-    absorbed.delete()  # before the survivor takes its unique upstream ids
-    if upstream:
-        for field, value in upstream.items():
-            setattr(survivor, field, value)
-        survivor.save(update_fields=[*upstream, "updated_at"])
+    """Fold `absorbed` into `survivor` (see researchers_absorb); returns the survivor as it now is."""
+    if absorbed.pk != survivor.pk:
+        researchers_absorb(survivor_of={absorbed.pk: survivor.pk})
+        survivor.refresh_from_db()
     return survivor
+
+
+# What an absorbed researcher hands its survivor where the survivor has none.
+_HANDED_OVER = ("openalex_id", "s2_id", "orcid", "h_index", "citation_count", "works_count")
+
+
+@transaction.atomic
+def researchers_absorb(*, survivor_of: Mapping[int, int]) -> None:
+    """Fold each absorbed researcher (a key) into its survivor (the value): authorships, affiliations and
+    followers move over (a survivor's own affiliation or follow of the same institution or user wins,
+    then the lowest absorbed id's), upstream ids and metrics fill the survivor's gaps, and each absorbed id
+    keeps answering with a redirect to its survivor, as do the ids it had absorbed before. A fixed handful
+    of statements however many are absorbed: a harvest page's grouping absorbs thousands."""
+    pairs = {absorbed: survivor for absorbed, survivor in survivor_of.items() if absorbed != survivor}
+    if not pairs:
+        return
+    if set(pairs) & set(pairs.values()):
+        raise ValueError("a researcher cannot both absorb and be absorbed in one call")
+    absorbed_ids = list(pairs)
+    moves = {"absorbed": absorbed_ids, "survivor": list(pairs.values()), "now": timezone.now()}
+    with connection.cursor() as cursor:
+        for statement in _absorb_statements():
+            cursor.execute(statement, moves)
+    handed = _handed_over(pairs)
+    Researcher.objects.filter(pk__in=absorbed_ids).delete()  # before survivors take their unique ids
+    for survivor_id, fields in handed.items():
+        Researcher.objects.filter(pk=survivor_id).update(**fields, updated_at=timezone.now())
+
+
+def _absorb_statements() -> list[str]:
+    """researchers_absorb's moves, in order, for the parameters absorbed, survivor (equal-length id
+    arrays) and now. Table names come from the models; every value is a parameter."""
+    moves = "unnest(%(absorbed)s::bigint[], %(survivor)s::bigint[]) AS move(absorbed, survivor)"
+    statements = [
+        f"UPDATE {Authorship._meta.db_table} AS authorship SET researcher_id = move.survivor "  # noqa: S608
+        f"FROM {moves} WHERE authorship.researcher_id = move.absorbed"
+    ]
+    # Follows are accounts' rows, named through the relation: this app imports no accounts code.
+    follows = Researcher._meta.get_field("follows").related_model._meta.db_table
+    for table, other in ((Affiliation._meta.db_table, "institution_id"), (follows, "user_id")):
+        statements += [
+            # One row per (survivor, institution or user): the survivor's own, else the first absorbed's.
+            f"""
+            DELETE FROM {table} AS linked USING (
+                SELECT linked.id, row_number() OVER (
+                    PARTITION BY coalesce(move.survivor, linked.researcher_id), linked.{other}
+                    ORDER BY move.absorbed NULLS FIRST, linked.id
+                ) AS rank
+                FROM {table} AS linked LEFT JOIN {moves} ON move.absorbed = linked.researcher_id
+                WHERE linked.researcher_id = ANY(%(absorbed)s::bigint[] || %(survivor)s::bigint[])
+            ) AS ranked
+            WHERE linked.id = ranked.id AND ranked.rank > 1
+            """,  # noqa: S608
+            f"UPDATE {table} AS linked SET researcher_id = move.survivor FROM {moves} "  # noqa: S608
+            "WHERE linked.researcher_id = move.absorbed",
+        ]
+    redirects = ResearcherRedirect._meta.db_table
+    return [
+        *statements,
+        f"UPDATE {redirects} AS redirect SET researcher_id = move.survivor FROM {moves} "  # noqa: S608
+        "WHERE redirect.researcher_id = move.absorbed",
+        f"INSERT INTO {redirects} (old_id, researcher_id, created_at) "  # noqa: S608
+        f"SELECT move.absorbed, move.survivor, %(now)s FROM {moves}",
+    ]
+
+
+def _handed_over(survivor_of: Mapping[int, int]) -> dict[int, dict[str, object]]:
+    """For each survivor, the upstream fields it lacks that its absorbed researchers have: the lowest
+    absorbed id's value of each."""
+    empty = (None, "")
+    rows = Researcher.objects.filter(pk__in=[*survivor_of, *survivor_of.values()]).values("id", *_HANDED_OVER)
+    by_id = {row.pop("id"): row for row in rows}
+    handed: dict[int, dict[str, object]] = defaultdict(dict)
+    for absorbed_id in sorted(survivor_of):
+        survivor_id = survivor_of[absorbed_id]
+        for field, value in by_id[absorbed_id].items():
+            if by_id[survivor_id][field] in empty and value not in empty:
+                handed[survivor_id].setdefault(field, value)
+    return handed
 
 
 # Which Researcher field holds each source's author id.
