@@ -4,6 +4,7 @@ import datetime
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, models
 from django.db.models import (
@@ -15,6 +16,7 @@ from django.db.models import (
     Func,
     OuterRef,
     Prefetch,
+    Q,
     Sum,
     Value,
     When,
@@ -269,7 +271,33 @@ class AuthorshipQuerySet(models.QuerySet):
     def with_family_name_in(self, families: Iterable[str]) -> AuthorshipQuerySet:
         """Authorships whose normalised name of two words or more ends with one of these words."""
         names = self.filter(normalised_name__contains=" ")
-        return names.alias(family=_last_word()).filter(family__in=list(families))
+        return names.alias(family=_last_word()).filter(family__any_of=families)
+
+    def names_beside(self, names: Iterable[str], *, most_authors: int) -> dict[str, set[str]]:
+        """For each of these normalised names, the other people's names on its papers of at most
+        `most_authors` people, gathered in the database (a harvest page asks this of thousands of names)."""
+        people = self.people()
+        short_lists = (
+            people.filter(paper_id__in=people.filter(normalised_name__any_of=names).values("paper_id"))
+            .values("paper_id")
+            .annotate(people=Count("normalised_name", distinct=True))
+            .filter(people__lte=most_authors)
+            .values("paper_id")
+        )
+        rows = (
+            people.filter(normalised_name__any_of=names, paper_id__in=short_lists)
+            .order_by()
+            .values("normalised_name")
+            .annotate(
+                beside=ArrayAgg(
+                    "paper__authorships__normalised_name",
+                    distinct=True,
+                    filter=Q(paper__authorships__is_collaboration=False),
+                )
+            )
+            .values_list("normalised_name", "beside")
+        )
+        return {name: set(beside) - {name} for name, beside in rows}
 
     def name_word_counts(self, *, given: Iterable[str], family: Iterable[str]) -> NameWordCounts:
         """Of the distinct normalised names of two words or more among these authorships: how many begin
@@ -281,7 +309,7 @@ class AuthorshipQuerySet(models.QuerySet):
         for word, wanted in ((_first_word(), given), (_last_word(), family)):
             rows = (
                 names.annotate(word=word)
-                .filter(word__in=list(wanted))
+                .filter(word__any_of=wanted)
                 .values("word")
                 .annotate(names=Count("normalised_name", distinct=True))
             )

@@ -138,20 +138,21 @@ class Bridges:
     share: float
 
 
-def bridges(
-    first: GroupEvidence,
-    second: GroupEvidence,
-    neighbours: Mapping[str, set[str]],
-    commonness: NameCommonness,
-) -> Bridges:
-    def telling(group: GroupEvidence) -> set[str]:
-        return {n for n in group.close_coauthors if commonness.expected_holders(n) < BRIDGE_NAME_HOLDERS}
+def telling_coauthors(group: GroupEvidence, commonness: NameCommonness) -> set[str]:
+    """The group's co-authors a bridge may be read through: of short author lists, with uncommon names."""
+    return {name for name in group.close_coauthors if commonness.expected_holders(name) < BRIDGE_NAME_HOLDERS}
 
-    smaller, larger = sorted((telling(first), telling(second)), key=len)
+
+def bridges(first: set[str], second: set[str], neighbours: Mapping[str, set[str]]) -> Bridges:
+    """The bridges between two groups, given each one's telling co-authors."""
+    smaller, larger = sorted((first, second), key=len)
     if not smaller:
         return Bridges(0, 0.0)
-    linked = sum(1 for name in smaller if neighbours.get(name, set()) & larger)
+    linked = sum(1 for name in smaller if not neighbours.get(name, _NONE).isdisjoint(larger))
     return Bridges(linked, linked / len(smaller))
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 def one_person(
@@ -192,11 +193,12 @@ def merges_within_name(
     """The pairs of groups (by key) to merge, joined most alike first; after each merge the joined
     group's evidence is the sum of both, so a chain of weak likenesses must hold for the whole group."""
     live = {key: evidence for key, evidence in groups.items()}
+    telling = {key: telling_coauthors(evidence, commonness) for key, evidence in live.items()}
     merged: list[tuple[int, int]] = []
     while True:
         candidates = []
         for one, other in combinations(sorted(live), 2):
-            links = bridges(live[one], live[other], neighbours, commonness)
+            links = bridges(telling[one], telling[other], neighbours)
             if one_person(live[one], live[other], expected_holders=expected_holders, links=links):
                 topic = live[one].topic_similarity(live[other]) or 0.0
                 candidates.append((links.share, topic, one, other))
@@ -204,6 +206,7 @@ def merges_within_name(
             return merged
         _count, _topic, one, other = max(candidates)
         live[one].absorb(live.pop(other))
+        telling[one] |= telling.pop(other)  # what the joined group's own would be: a union of unions
         merged.append((one, other))
 
 

@@ -22,6 +22,7 @@ from researchers.evidence import (
     initialled,
     merges_by_initials,
     merges_within_name,
+    telling_coauthors,
 )
 from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.names import normalise_name
@@ -67,9 +68,7 @@ def researchers_group_by_names(
     """
     unmatched = Authorship.objects.people().filter(researcher__isnull=True)
     if paper_ids is not None:
-        unmatched = unmatched.filter(
-            Q(paper_id__in=list(paper_ids)) | Q(normalised_name__in=list(names or ()))
-        )
+        unmatched = unmatched.filter(Q(paper_id__any_of=paper_ids) | Q(normalised_name__any_of=names or ()))
     unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name"))
     names = {row[2] for row in unmatched_rows} | set(names or ())
     if not names:
@@ -78,13 +77,15 @@ def researchers_group_by_names(
         names |= _initials_variants(names)  # their researchers may be the same people
     known_rows = list(
         Authorship.objects.filter(
-            _local_researchers(), normalised_name__in=names, researcher__isnull=False
+            _local_researchers(), normalised_name__any_of=names, researcher__isnull=False
         ).values_list("id", "paper_id", "normalised_name", "researcher_id")
     )
     paper_set = {row[1] for row in unmatched_rows} | {row[1] for row in known_rows}
     coauthors: dict[int, set[str]] = defaultdict(set)
     for paper_id, name in (
-        Authorship.objects.people().filter(paper_id__in=paper_set).values_list("paper_id", "normalised_name")
+        Authorship.objects.people()
+        .filter(paper_id__any_of=paper_set)
+        .values_list("paper_id", "normalised_name")
     ):
         coauthors[paper_id].add(name)
 
@@ -102,7 +103,7 @@ def researchers_group_by_names(
         components.union(first, authorship_id)
     # The same name at the same affiliation, as the papers print it, is one person too.
     by_name_and_affiliation: dict[tuple[str, str], int] = {}
-    printed = Authorship.objects.people().filter(paper_id__in=paper_set, normalised_name__in=names)
+    printed = Authorship.objects.people().filter(paper_id__any_of=paper_set, normalised_name__any_of=names)
     for authorship_id, name, affiliations in printed.exclude(affiliations=[]).values_list(
         "id", "normalised_name", "affiliations"
     ):
@@ -230,14 +231,18 @@ def _join_on_weak_evidence(
     papers = {
         paper_id: (field_name, published.year, vector)
         for paper_id, field_name, published, vector in Paper.objects.filter(
-            pk__in={node[1] for node in weighed}
+            pk__any_of={node[1] for node in weighed}
         ).values_list("id", "primary_category", "published", "embedding")
     }
     groups = _group_evidence(components, weighed, papers, coauthors)
     coauthor_names = set().union(*(e.coauthors for by_root in groups.values() for e in by_root.values()))
     commonness = names_commonness(names=set(groups) | coauthor_names)
-    neighbours = _coauthor_neighbours(
-        set().union(*(e.coauthors for name in split_names for e in groups[name].values()))
+    # Bridges are read only through the groups' telling co-authors: only theirs are looked up.
+    neighbours = Authorship.objects.names_beside(
+        set().union(
+            *(telling_coauthors(e, commonness) for name in split_names for e in groups[name].values())
+        ),
+        most_authors=BRIDGE_AUTHOR_LIST,
     )
     for name in split_names:
         holders = commonness.expected_holders(name)
@@ -297,27 +302,6 @@ def names_commonness(*, names: Iterable[str]) -> NameCommonness:
         given={w[0] for w in words if len(w) > 1}, family={w[-1] for w in words if len(w) > 1}
     )
     return NameCommonness(given=counts.given, family=counts.family, total=counts.total)
-
-
-def _coauthor_neighbours(names: set[str]) -> dict[str, set[str]]:
-    """Everyone each of these names has written a paper of a short author list with, anywhere in the
-    corpus (the lists a bridge may be read from)."""
-    papers_of: dict[str, set[int]] = defaultdict(set)
-    theirs = Authorship.objects.people().filter(normalised_name__in=names)
-    for name, paper_id in theirs.values_list("normalised_name", "paper_id"):
-        papers_of[name].add(paper_id)
-    names_on: dict[int, set[str]] = defaultdict(set)
-    for paper_id, name in (
-        Authorship.objects.people()
-        .filter(paper_id__in=set().union(*papers_of.values()) if papers_of else set())
-        .values_list("paper_id", "normalised_name")
-    ):
-        names_on[paper_id].add(name)
-    short = {paper_id: on for paper_id, on in names_on.items() if len(on) <= BRIDGE_AUTHOR_LIST}
-    return {
-        name: set().union(*(short.get(paper_id, set()) for paper_id in paper_ids)) - {name}
-        for name, paper_ids in papers_of.items()
-    }
 
 
 def researcher_absorb(*, survivor: Researcher, absorbed: Researcher) -> Researcher:
