@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields, replace
 
 from django.db import connection, transaction
 
+from core.bulk import copy_create
 from harvest.parsers.authors import authors_from_names
 from harvest.records import PaperRecord, ParsedAuthor
 from harvest.runs import lock_key
@@ -66,7 +67,7 @@ def lock_paper_writes() -> None:
 def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list[int]]:
     """Store a page of records in one transaction; returns the counts and the ids of papers that are new
     or whose text changed (they need embedding and researcher matching). The page's new papers and their
-    authorships are inserted in two statements, whatever their number; a changed paper is saved alone."""
+    authorships are copied in (core.bulk.copy_create), however many; a changed paper is saved alone."""
     records_by_id = {record.arxiv_id: record for record in records}  # last record of an id wins
     counts = UpsertCounts()
     touched: list[int] = []
@@ -105,8 +106,8 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
                 authorships_replace(paper=paper, authors=authors)
             counts.updated += 1
             touched.append(paper.pk)
-        Paper.objects.bulk_create([paper for paper, _authors in new_papers])
-        Authorship.objects.bulk_create(
+        copy_create([paper for paper, _authors in new_papers])
+        copy_create(
             [authorship for paper, authors in new_papers for authorship in _new_authorships(paper, authors)]
         )
         counts.created += len(new_papers)

@@ -1,0 +1,47 @@
+"""Writing many new rows at once, faster than the ORM's bulk_create."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import connections, router
+from django.db.models import GeneratedField, Model
+from psycopg import sql
+
+
+def copy_create(objects: Sequence[Model]) -> None:
+    """bulk_create for thousands of new rows of one model: their ids are taken from the table's sequence
+    in one query and set on the objects, then the rows are sent with COPY.
+
+    Why not bulk_create: for a harvest page's thousand papers and five thousand authorships it builds an
+    INSERT of tens of thousands of placeholders, and composing, quoting and parsing it cost twice what
+    PostgreSQL spends storing the rows. COPY sends the values as they are. As with bulk_create, no signal
+    is sent and no save() runs; each field's own pre-save (auto_now_add, defaults) does.
+    """
+    if not objects:
+        return
+    model = type(objects[0])
+    meta = model._meta
+    database = router.db_for_write(model)
+    connection = connections[database]
+    stored = [field for field in meta.concrete_fields if not isinstance(field, GeneratedField)]
+    table = sql.Identifier(meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, meta.pk.column, len(objects)],
+        )
+        for instance, (pk,) in zip(objects, cursor.fetchall(), strict=True):
+            instance.pk = pk
+            instance._state.adding, instance._state.db = False, database
+        statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+            table, sql.SQL(", ").join(sql.Identifier(field.column) for field in stored)
+        )
+        with cursor.copy(statement) as copy:
+            for instance in objects:
+                copy.write_row(
+                    [
+                        field.get_db_prep_save(field.pre_save(instance, add=True), connection)
+                        for field in stored
+                    ]
+                )
