@@ -16,7 +16,6 @@ from django.db.models import (
     Func,
     OuterRef,
     Prefetch,
-    Q,
     Sum,
     Value,
     When,
@@ -273,9 +272,11 @@ class AuthorshipQuerySet(models.QuerySet):
         names = self.filter(normalised_name__contains=" ")
         return names.alias(family=_last_word()).filter(family__any_of=families)
 
-    def names_beside(self, names: Iterable[str], *, most_authors: int) -> dict[str, set[str]]:
-        """For each of these normalised names, the other people's names on its papers of at most
-        `most_authors` people, gathered in the database (a harvest page asks this of thousands of names)."""
+    def coauthors_among(self, names: Iterable[str], *, most_authors: int) -> dict[str, set[str]]:
+        """For each of these normalised names, the others of them it shares a paper of at most
+        `most_authors` people with; worked out in the database, where both sides of the pair are looked
+        up by the name index (a harvest page asks this of thousands of names)."""
+        names = list(names)
         people = self.people()
         short_lists = (
             people.filter(paper_id__in=people.filter(normalised_name__any_of=names).values("paper_id"))
@@ -286,15 +287,13 @@ class AuthorshipQuerySet(models.QuerySet):
         )
         rows = (
             people.filter(normalised_name__any_of=names, paper_id__in=short_lists)
+            .filter(
+                paper__authorships__normalised_name__any_of=names,
+                paper__authorships__is_collaboration=False,
+            )
             .order_by()
             .values("normalised_name")
-            .annotate(
-                beside=ArrayAgg(
-                    "paper__authorships__normalised_name",
-                    distinct=True,
-                    filter=Q(paper__authorships__is_collaboration=False),
-                )
-            )
+            .annotate(beside=ArrayAgg("paper__authorships__normalised_name", distinct=True))
             .values_list("normalised_name", "beside")
         )
         return {name: set(beside) - {name} for name, beside in rows}

@@ -183,6 +183,12 @@ def one_person(
     return lab and links.count >= 2
 
 
+def may_bridge(group: GroupEvidence, *, expected_holders: float) -> bool:
+    """Whether bridges can decide any pair of this group (one_person): always for a rare name; for a
+    commoner one only with the meaning of its papers known, as its pairs also need their topics near."""
+    return expected_holders < RARE_NAME_HOLDERS or group.vector_sum is not None
+
+
 def merges_within_name(
     groups: Mapping[int, GroupEvidence],
     *,

@@ -20,6 +20,7 @@ from researchers.evidence import (
     GroupEvidence,
     NameCommonness,
     initialled,
+    may_bridge,
     merges_by_initials,
     merges_within_name,
     telling_coauthors,
@@ -235,15 +236,18 @@ def _join_on_weak_evidence(
         ).values_list("id", "primary_category", "published", "embedding")
     }
     groups = _group_evidence(components, weighed, papers, coauthors)
-    coauthor_names = set().union(*(e.coauthors for by_root in groups.values() for e in by_root.values()))
-    commonness = names_commonness(names=set(groups) | coauthor_names)
-    # Bridges are read only through the groups' telling co-authors: only theirs are looked up.
-    neighbours = Authorship.objects.names_beside(
-        set().union(
-            *(telling_coauthors(e, commonness) for name in split_names for e in groups[name].values())
-        ),
-        most_authors=BRIDGE_AUTHOR_LIST,
+    # Only the commonness of the groups' names and of their close co-authors is ever asked.
+    close_names = set().union(*(e.close_coauthors for by_root in groups.values() for e in by_root.values()))
+    commonness = names_commonness(names=set(groups) | close_names)
+    # Bridges are read only through telling co-authors, of the groups whose pairs they can decide.
+    bridging = (
+        telling_coauthors(evidence, commonness)
+        for name in split_names
+        for evidence in groups[name].values()
+        if may_bridge(evidence, expected_holders=commonness.expected_holders(name))
     )
+    # A bridge joins telling co-authors of two groups: who else each wrote with matters only among them.
+    neighbours = Authorship.objects.coauthors_among(set().union(*bridging), most_authors=BRIDGE_AUTHOR_LIST)
     for name in split_names:
         holders = commonness.expected_holders(name)
         for one, other in merges_within_name(

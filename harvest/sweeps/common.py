@@ -68,7 +68,8 @@ def store_papers(
     recorder: RunRecorder, records: Sequence[PaperRecord], checkpoint: dict[str, Any]
 ) -> list[int]:
     """Upsert one page of arXiv records with its checkpoint, in one transaction; group the new authors
-    by name and queue the changed papers for embedding once it commits. Returns the changed paper ids."""
+    by name (strong evidence) and queue the changed papers for embedding once it commits, after which
+    their names are grouped again on all the evidence. Returns the changed paper ids."""
     if recorder.dry_run:
         known = set(
             Paper.objects.filter(arxiv_id__in=[r.arxiv_id for r in records]).values_list(
@@ -80,7 +81,10 @@ def store_papers(
     with transaction.atomic():
         counts, touched = papers_upsert(records=records)
         if touched:
-            researchers_group_by_names(paper_ids=touched)
+            # On the strong evidence only (a shared co-author, a printed affiliation): the weaker is
+            # weighed once the papers are embedded (regroup_researchers_of), when their meaning is known;
+            # weighing it here too, without it, re-read most of the corpus's co-authors every page.
+            researchers_group_by_names(paper_ids=touched, weak_evidence=False)
         recorder.count(created=counts.created, updated=counts.updated, unchanged=counts.unchanged)
         # Odd author strings never fail a page: the summary says how many names were mended or left out.
         for what, count in (

@@ -9,6 +9,10 @@ import numpy as np
 import pytest
 from django.conf import settings
 
+from harvest.models import HarvestRun
+from harvest.records import PaperRecord
+from harvest.runs import RunRecorder
+from harvest.sweeps.common import store_papers
 from harvest.tasks import regroup_researchers_of
 from papers.models import Authorship, Paper
 from researchers.evidence import NameCommonness
@@ -201,3 +205,23 @@ def test_an_initialled_name_and_a_full_one_on_one_paper_are_two_people():
     assert (
         researcher_of(both, "D. Zhao") != researcher_of(full, "Dan Zhao") == researcher_of(both, "Dan Zhao")
     )
+
+
+def test_a_harvest_page_joins_on_strong_evidence_and_leaves_the_weaker_to_the_regroup_after_embedding():
+    # A rare name on two papers with no co-author in common, whose co-authors wrote together: the weaker
+    # evidence joins them (a bridge and a shared field), but only once the papers are embedded.
+    make_paper(authors=other_names(40))
+    paper_on(None, ["Ada Lovelace", "Grace Hopper"])
+    records = [
+        PaperRecord(arxiv_id=f"2501.0000{n}", title=f"Weaving {n}", published=datetime.date(2025, 5, 1),
+                    authors=("Zoltan Weftmaker", coauthor), primary_category="cs.LG", categories=("cs.LG",))
+        for n, coauthor in enumerate(("Ada Lovelace", "Grace Hopper"), start=1)
+    ]  # fmt: skip
+    recorder = RunRecorder.start(HarvestRun.Source.ARXIV_OAI, {"test": "strong evidence"})
+    first, second = Paper.objects.filter(pk__in=store_papers(recorder, records, {})).order_by("arxiv_id")
+    assert researcher_of(first, "Zoltan Weftmaker") != researcher_of(second, "Zoltan Weftmaker")
+
+    subject = topic()
+    Paper.objects.filter(pk__in=[first.pk, second.pk]).update(embedding=near(subject))
+    regroup_researchers_of(paper_ids=[first.pk, second.pk])  # as the embed worker's signal queues it
+    assert researcher_of(first, "Zoltan Weftmaker") == researcher_of(second, "Zoltan Weftmaker")
