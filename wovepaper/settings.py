@@ -132,7 +132,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "ninja",  # its Swagger UI is then served from our own static files, not a CDN
     "accounts",
-    "core",  # no models: its management commands (backup, restore)
+    "core",  # no models: its management commands (backup, restore) and lookups (any_of)
     "csp",
     "chat",
     "analysis",
