@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.db import transaction
+
 from harvest.models import HarvestRun
 from papers.models import Authorship, Paper
 from researchers.models import Researcher
@@ -17,7 +19,12 @@ def forget_papers(arxiv_ids: Iterable[str], *, run_sources: Iterable[str] = ()) 
             "researcher_id", flat=True
         )
     )
-    Paper.objects.filter(arxiv_id__in=arxiv_ids).delete()
+    with transaction.atomic():
+        # Locked first: the session's Celery worker may be embedding these papers (the harvest queued
+        # them), and a row it commits for one between the delete's collection and its commit would fail
+        # ours on the foreign key; locked, the worker's write waits for the delete and fails instead.
+        list(Paper.objects.select_for_update().filter(arxiv_id__in=arxiv_ids).values_list("pk", flat=True))
+        Paper.objects.filter(arxiv_id__in=arxiv_ids).delete()
     Researcher.objects.filter(pk__in=researcher_ids, authorships__isnull=True).delete()
     for source in run_sources:
         for run in HarvestRun.objects.filter(source=source):
