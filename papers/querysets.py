@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from django.contrib.postgres.aggregates import ArrayAgg
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, models
 from django.db.models import (
@@ -274,29 +274,30 @@ class AuthorshipQuerySet(models.QuerySet):
 
     def coauthors_among(self, names: Iterable[str], *, most_authors: int) -> dict[str, set[str]]:
         """For each of these normalised names, the others of them it shares a paper of at most
-        `most_authors` people with; worked out in the database, where both sides of the pair are looked
-        up by the name index (a harvest page asks this of thousands of names)."""
-        names = list(names)
-        people = self.people()
-        short_lists = (
-            people.filter(paper_id__in=people.filter(normalised_name__any_of=names).values("paper_id"))
+        `most_authors` people with (a harvest page asks this of thousands of names).
+
+        Two indexed lookups and the pairing in Python, rather than one statement joining authorships to
+        papers to authorships: on a corpus loaded since its statistics were gathered, PostgreSQL planned
+        that join as nested loops that ran for minutes, where these steps take a second whatever the plan."""
+        names_on: dict[int, set[str]] = defaultdict(set)
+        people = self.people().order_by()
+        for paper_id, name in people.filter(normalised_name__any_of=names).values_list(
+            "paper_id", "normalised_name"
+        ):
+            names_on[paper_id].add(name)
+        shared = [paper_id for paper_id, on in names_on.items() if len(on) > 1]
+        short = (
+            people.filter(paper_id__any_of=shared)
             .values("paper_id")
             .annotate(people=Count("normalised_name", distinct=True))
             .filter(people__lte=most_authors)
-            .values("paper_id")
+            .values_list("paper_id", flat=True)
         )
-        rows = (
-            people.filter(normalised_name__any_of=names, paper_id__in=short_lists)
-            .filter(
-                paper__authorships__normalised_name__any_of=names,
-                paper__authorships__is_collaboration=False,
-            )
-            .order_by()
-            .values("normalised_name")
-            .annotate(beside=ArrayAgg("paper__authorships__normalised_name", distinct=True))
-            .values_list("normalised_name", "beside")
-        )
-        return {name: set(beside) - {name} for name, beside in rows}
+        among: dict[str, set[str]] = defaultdict(set)
+        for paper_id in short:
+            for name in names_on[paper_id]:
+                among[name] |= names_on[paper_id]
+        return {name: others - {name} for name, others in among.items()}
 
     def name_word_counts(self, *, given: Iterable[str], family: Iterable[str]) -> NameWordCounts:
         """Of the distinct normalised names of two words or more among these authorships: how many begin

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from institutions.models import Affiliation, Institution
-from papers.models import Citation, Paper
+from papers.models import Authorship, Citation, Paper
 from researchers.models import Researcher
 from tests.factories import make_paper, make_researcher
 
@@ -73,3 +73,18 @@ def test_it_finds_the_date_the_newest_papers_begin_and_estimates_the_table_from_
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE papers_paper")
     assert Paper.objects.estimated_total() == Paper.objects.count()
+
+
+def test_coauthors_among_pairs_only_the_names_asked_on_short_author_lists():
+    make_paper(authors=["Ada Lovelace", "Grace Hopper", "Alan Turing"])
+    make_paper(authors=["Ada Lovelace", "Charles Babbage", *(f"Given{n} Family{n}" for n in range(20))])
+    make_paper(authors=["Hedy Lamarr"])
+    asked = ["ada lovelace", "grace hopper", "charles babbage", "hedy lamarr"]
+    assert Authorship.objects.coauthors_among(asked, most_authors=15) == {
+        "ada lovelace": {"grace hopper"},  # not Alan Turing (not asked), not Babbage (a long list)
+        "grace hopper": {"ada lovelace"},
+    }
+    assert Authorship.objects.coauthors_among(asked, most_authors=30)["ada lovelace"] == {
+        "grace hopper",
+        "charles babbage",
+    }
