@@ -14,11 +14,17 @@ MAX_NAME_LENGTH = 255  # people and institutions (Institution.name's column)
 HOMEPAGE_MAX_LENGTH = 500  # Institution.homepage's column
 
 
+# Control characters that are not whitespace (squash turns those into spaces first): a JSON source may
+# send "\u0000", which no PostgreSQL text column stores, and the others only garble what is shown.
+_CONTROL_CHARACTERS = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)])
+
+
 def squash(text: str | None, limit: int = MAX_TEXT_LENGTH) -> str:
-    """One line, single spaces (arXiv wraps titles and abstracts at ~80 columns), with UTF-8 that was
-    decoded as Latin-1 somewhere upstream repaired: 'KaragÃ¶z' is 'Karagöz'. At most `limit` characters."""
+    """One line, single spaces (arXiv wraps titles and abstracts at ~80 columns), without control
+    characters, with UTF-8 that was decoded as Latin-1 somewhere upstream repaired: 'KaragÃ¶z' is
+    'Karagöz'. At most `limit` characters."""
     text = (text or "")[: limit * 4]  # ftfy reads every character it is given
-    return " ".join(ftfy.fix_encoding(text).split())[:limit]
+    return " ".join(ftfy.fix_encoding(text).split()).translate(_CONTROL_CHARACTERS)[:limit]
 
 
 def link(text: object, max_length: int) -> str:

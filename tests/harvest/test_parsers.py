@@ -17,6 +17,8 @@ from harvest.parsers.openalex import (
 from harvest.parsers.ror import parse_ror_records
 from harvest.parsers.semantic_scholar import parse_s2_paper_batch
 from harvest.records import MalformedResponse, posted_date
+from harvest.services.papers import papers_upsert
+from papers.models import Paper
 from tests.harvest.replay import fixture
 
 CITED = fixture("openalex/works_filter_cited_by_2ids_cursor_page1.json")
@@ -45,6 +47,22 @@ def test_a_paper_from_an_openalex_record_has_its_abstract_in_order_and_an_arxiv_
     )
     assert record.published == datetime.date(2013, 10, 1)  # OpenAlex says 2025-01-01; the id says 2013-10
     assert abstract_from_inverted_index({"world": [1], "hello": [0]}) == "hello world"
+
+
+@pytest.mark.django_db
+def test_control_characters_in_an_openalex_record_never_reach_the_store():
+    # JSON may carry "\u0000", which no PostgreSQL text column takes: one such title failed a whole page.
+    item = next(w for w in json.loads(CITED)["results"] if w["id"].endswith("W2153579005"))
+    item = item | {
+        "title": "Distributed\x00 representations\x1b[31m of words\x7f",
+        "abstract_inverted_index": {"Skip\x00gram": [0], "model\x07": [1]},
+    }
+
+    record = paper_from_openalex_work(item)
+    papers_upsert(records=[record])
+
+    stored = Paper.objects.get(arxiv_id=record.arxiv_id)
+    assert (stored.title, stored.abstract) == ("Distributed representations[31m of words", "Skipgram model")
 
 
 def test_truncated_json_is_refused_whole():
