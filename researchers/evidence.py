@@ -143,6 +143,9 @@ def telling_coauthors(group: GroupEvidence, commonness: NameCommonness) -> set[s
     return {name for name in group.close_coauthors if commonness.expected_holders(name) < BRIDGE_NAME_HOLDERS}
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def bridges(first: set[str], second: set[str], neighbours: Mapping[str, set[str]]) -> Bridges:
     """The bridges between two groups, given each one's telling co-authors."""
     smaller, larger = sorted((first, second), key=len)
@@ -150,9 +153,6 @@ def bridges(first: set[str], second: set[str], neighbours: Mapping[str, set[str]
         return Bridges(0, 0.0)
     linked = sum(1 for name in smaller if not neighbours.get(name, _NONE).isdisjoint(larger))
     return Bridges(linked, linked / len(smaller))
-
-
-_NONE: frozenset[str] = frozenset()
 
 
 def one_person(
@@ -194,12 +194,13 @@ def merges_within_name(
     *,
     expected_holders: float,
     neighbours: Mapping[str, set[str]],
-    commonness: NameCommonness,
+    telling: Mapping[int, set[str]],
 ) -> list[tuple[int, int]]:
     """The pairs of groups (by key) to merge, joined most alike first; after each merge the joined
-    group's evidence is the sum of both, so a chain of weak likenesses must hold for the whole group."""
+    group's evidence is the sum of both, so a chain of weak likenesses must hold for the whole group.
+    `telling` holds each group's telling co-authors (telling_coauthors)."""
     live = {key: evidence for key, evidence in groups.items()}
-    telling = {key: telling_coauthors(evidence, commonness) for key, evidence in live.items()}
+    telling = {key: set(telling[key]) for key in live}  # copies: a joined group's grows, the caller's not
     merged: list[tuple[int, int]] = []
     while True:
         candidates = []

@@ -147,7 +147,7 @@ def researchers_group_by_names(
         known = {
             pk: (normalised, display)
             for pk, normalised, display in Researcher.objects.filter(
-                pk__in=[*survivor_of, *(survivor_id for survivor_id, _ids, _root in renamed)]
+                pk__any_of=[*survivor_of, *(survivor_id for survivor_id, _ids, _root in renamed)]
             ).values_list("id", "normalised_name", "display_name")
         }
         researchers_absorb(survivor_of=survivor_of)
@@ -239,11 +239,15 @@ def _join_on_weak_evidence(
     # Only the commonness of the groups' names and of their close co-authors is ever asked.
     close_names = set().union(*(e.close_coauthors for by_root in groups.values() for e in by_root.values()))
     commonness = names_commonness(names=set(groups) | close_names)
+    telling = {
+        name: {root: telling_coauthors(evidence, commonness) for root, evidence in groups[name].items()}
+        for name in split_names
+    }
     # Bridges are read only through telling co-authors, of the groups whose pairs they can decide.
     bridging = (
-        telling_coauthors(evidence, commonness)
+        telling[name][root]
         for name in split_names
-        for evidence in groups[name].values()
+        for root, evidence in groups[name].items()
         if may_bridge(evidence, expected_holders=commonness.expected_holders(name))
     )
     # A bridge joins telling co-authors of two groups: who else each wrote with matters only among them.
@@ -251,7 +255,7 @@ def _join_on_weak_evidence(
     for name in split_names:
         holders = commonness.expected_holders(name)
         for one, other in merges_within_name(
-            groups[name], expected_holders=holders, neighbours=neighbours, commonness=commonness
+            groups[name], expected_holders=holders, neighbours=neighbours, telling=telling[name]
         ):
             components.union(one, other)
     if variant_names:
@@ -384,7 +388,9 @@ def _handed_over(survivor_of: Mapping[int, int]) -> dict[int, dict[str, object]]
     """For each survivor, the upstream fields it lacks that its absorbed researchers have: the lowest
     absorbed id's value of each."""
     empty = (None, "")
-    rows = Researcher.objects.filter(pk__in=[*survivor_of, *survivor_of.values()]).values("id", *_HANDED_OVER)
+    rows = Researcher.objects.filter(pk__any_of=[*survivor_of, *survivor_of.values()]).values(
+        "id", *_HANDED_OVER
+    )
     by_id = {row.pop("id"): row for row in rows}
     handed: dict[int, dict[str, object]] = defaultdict(dict)
     for absorbed_id in sorted(survivor_of):
