@@ -6,12 +6,13 @@ from collections.abc import Sequence
 
 from django.db import connections, router
 from django.db.models import GeneratedField, Model
+from django.db.models.fields import AutoFieldMixin
 from psycopg import sql
 
 
 def copy_create(objects: Sequence[Model]) -> None:
-    """bulk_create for thousands of new rows of one model: their ids are taken from the table's sequence
-    in one query and set on the objects, then the rows are sent with COPY.
+    """bulk_create for thousands of new rows of one model with an auto-incrementing id: their ids are
+    taken from the table's sequence in one query and set on the objects, then the rows are sent with COPY.
 
     Why not bulk_create: for a harvest page's thousand papers and five thousand authorships it builds an
     INSERT of tens of thousands of placeholders, and composing, quoting and parsing it cost twice what
@@ -22,6 +23,8 @@ def copy_create(objects: Sequence[Model]) -> None:
         return
     model = type(objects[0])
     meta = model._meta
+    if not isinstance(meta.pk, AutoFieldMixin):
+        raise ValueError(f"{meta.label}'s key is not taken from a sequence: copy_create cannot give it ids")
     database = router.db_for_write(model)
     connection = connections[database]
     stored = [field for field in meta.concrete_fields if not isinstance(field, GeneratedField)]

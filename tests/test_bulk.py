@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from analysis.models import PaperAnalysis
 from core.bulk import copy_create
 from papers.models import Authorship, Paper
 
@@ -77,3 +78,10 @@ def test_nothing_to_create_asks_nothing():
     with CaptureQueriesContext(connection) as queries:
         copy_create([])
     assert len(queries) == 0
+
+
+def test_a_model_whose_key_is_no_sequence_is_refused():
+    paper = Paper.objects.create(arxiv_id="2603.00001", title="t", published=datetime.date(2026, 3, 1))
+    with pytest.raises(ValueError, match="not taken from a sequence"):
+        copy_create([PaperAnalysis(paper=paper)])
+    assert not PaperAnalysis.objects.exists()
