@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from analysis.paper_types import paper_types_of
-from analysis.summaries import central_sentences, generated_summaries
+from analysis.summaries import abstract_sentences, central_sentences, generated_summaries
 from core import llm
 from papers.categories import research_field
 from papers.models import Paper
@@ -73,18 +73,24 @@ def papers_analyse(*, paper_ids: Iterable[int], rerank: bool = True) -> Analysis
     )
     if not papers:
         return AnalysisCounts()
-    # The model's work and the index walks come before the transaction, which then only writes.
-    summaries = central_sentences((paper.pk, paper.abstract) for paper in papers if paper.abstract)
-    # A model's sentence where one is configured and answers; the quoted one where not.
-    generated = (
-        generated_summaries(
-            (paper.pk, paper.title, paper.abstract) for paper in papers if paper.pk in summaries
+    # The model's work and the index walks come before the transaction, which then only writes. The walks
+    # are sent first: PostgreSQL does them while this process classifies, splits the abstracts and asks
+    # the language model, if one is configured.
+    with Paper.objects.closest_earlier_meanwhile(
+        [paper.pk for paper in papers], count=CLOSEST_EARLIER_COUNT
+    ) as closest:
+        types = paper_types_of(papers)
+        split = abstract_sentences((paper.pk, paper.abstract) for paper in papers if paper.abstract)
+        # A model's sentence where one is configured and answers; the quoted one where not.
+        generated = (
+            generated_summaries(
+                (paper.pk, paper.title, paper.abstract) for paper in papers if paper.pk in split
+            )
+            if llm.configured()
+            else {}
         )
-        if llm.configured()
-        else {}
-    )
-    types = paper_types_of(papers)
-    earlier = Paper.objects.closest_earlier([paper.pk for paper in papers], count=CLOSEST_EARLIER_COUNT)
+    earlier = closest.result
+    summaries = central_sentences(split)
     columns = ("id", "field", "type", "summary", "generated", "distance", "earlier")
     rows: dict[str, list] = {name: [] for name in columns}
     for paper in papers:

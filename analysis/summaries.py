@@ -33,16 +33,22 @@ _QUOTES = "\"'“”‘’«» "
 _LINK = re.compile(r"https?:|www\.|\]\(", re.I)
 
 
-def central_sentences(abstracts: Iterable[tuple[int, str]]) -> dict[int, str]:
-    """For each (paper id, abstract), the sentence closest to the whole abstract by cosine similarity of
-    their embeddings; papers without a sentence are left out.
+def abstract_sentences(abstracts: Iterable[tuple[int, str]]) -> dict[int, tuple[str, list[str]]]:
+    """{paper id: (abstract, its sentences)} for each (paper id, abstract) with a sentence: what
+    `central_sentences` weighs (the splitting is pure Python, so the pipeline does it while the database
+    works on something else)."""
+    split = {paper_id: (abstract, split_sentences(abstract)) for paper_id, abstract in abstracts}
+    return {paper_id: pair for paper_id, pair in split.items() if pair[1]}
+
+
+def central_sentences(split: dict[int, tuple[str, list[str]]]) -> dict[int, str]:
+    """For each paper of `abstract_sentences`, the sentence closest to the whole abstract by cosine
+    similarity of their embeddings.
 
     The whole abstract is the mean of its sentences' unit vectors, not the paper's own embedding: that
     one reads only the first EMBEDDING_MAX_TOKENS word pieces of title and abstract, and would always
     favour the opening sentences. The sentence vectors are chat's, stored per paper: those not stored yet
     are encoded in one batch and stored, so chat finds them there."""
-    split = {paper_id: (abstract, split_sentences(abstract)) for paper_id, abstract in abstracts}
-    split = {paper_id: pair for paper_id, pair in split.items() if pair[1]}
     vectors = sentence_vectors(split)
     central: dict[int, str] = {}
     for paper_id, (_, sentences) in split.items():

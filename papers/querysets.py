@@ -2,11 +2,12 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db import connection, models
+from django.db import models
 from django.db.models import (
     Case,
     CharField,
@@ -26,6 +27,7 @@ from pgvector.django import CosineDistance
 
 from analysis.models import PaperTopic  # a paper's topics; analysis.models imports no papers module
 from core.expressions import in_array
+from core.pipelining import Pending, rows_meanwhile
 from institutions.models import Affiliation
 from papers.identifiers import ArxivId, parse_arxiv_id
 from papers.search.querysets import PaperSearchQuerySet, iterative_index_scan
@@ -52,6 +54,13 @@ def _last_word() -> Func:
 # paper benchmark corpus (2026-12-03, load average 6-7) a batch of 256 walks took 580-640 ms at 40 and
 # 720-1,850 ms at 100, with recall@3 1.000 at both against an exact scan of 200 papers (0.998 at 20).
 CLOSEST_EARLIER_EF_SEARCH = 40
+# The corpus's oldest papers have their earlier papers compared exactly, not walked: a walk filtered to
+# the few papers before a date goes through many candidates for each one it keeps, and at pgvector's
+# hnsw.max_scan_tuples gives up with some missed. On the 100,000-paper benchmark corpus (2026-12-03, load
+# average 1.5) the batch of its 256 oldest sampled papers took 2.0-2.4 s walked and 1.0 s with its
+# papers among the oldest 1,000 compared exactly (0.99 of the walks' top 3 the same, the rest closer);
+# 3,000 was slower again (2.1-2.3 s), each exact comparison fetching thousands of rows.
+CLOSEST_EARLIER_EXACT_PAPERS = 1000
 
 
 class NameWordCounts(NamedTuple):
@@ -128,36 +137,84 @@ class PaperQuerySet(PaperSearchQuerySet):
             .order_by("distance")
         )
 
-    def closest_earlier(self, paper_ids: list[int], *, count: int) -> dict[int, list[tuple[int, float]]]:
+    def closest_earlier(
+        self, paper_ids: list[int], *, count: int, exact_papers: int = CLOSEST_EARLIER_EXACT_PAPERS
+    ) -> dict[int, list[tuple[int, float]]]:
         """For each of these papers with a vector, the `count` nearest papers posted before it (an earlier
         date, or the same date and a smaller arXiv id), nearest first: {id: [(earlier id, cosine
-        distance), …]}. One statement: a LATERAL walk of the HNSW index per paper, continued past the
-        candidates the date filter rejects (iterative scan); each walk asks for three times as many as
-        kept, because a relaxed-order scan returns its rows only roughly by distance."""
-        if not paper_ids:
-            return {}
+        distance), …]}."""
+        with self.closest_earlier_meanwhile(paper_ids, count=count, exact_papers=exact_papers) as earlier:
+            pass
+        return earlier.result
+
+    @contextmanager
+    def closest_earlier_meanwhile(
+        self, paper_ids: list[int], *, count: int, exact_papers: int = CLOSEST_EARLIER_EXACT_PAPERS
+    ) -> Iterator[Pending[dict[int, list[tuple[int, float]]]]]:
+        """`closest_earlier`, sent ahead: the block runs while PostgreSQL finds them (for Python work: see
+        core.pipelining), and the answer is in `result` after it.
+
+        One statement. A paper among the corpus's `exact_papers` oldest is compared with every paper
+        before it (they are few; `+ 0` keeps the vector index out of that ordering). Any other walks the
+        HNSW index, continued past the candidates the date filter rejects (iterative scan), and asks for
+        three times as many as kept, because a relaxed-order scan returns its rows only roughly by
+        distance."""
         sql = """
+            WITH cutoff AS (
+                SELECT published, arxiv_id FROM papers_paper
+                ORDER BY published, arxiv_id OFFSET %(exact_papers)s LIMIT 1
+            )
             SELECT paper.id, earlier.id, earlier.distance
             FROM papers_paper paper
+            -- a cutoff only for the papers from it on: theirs are walked
+            LEFT JOIN cutoff ON (paper.published, paper.arxiv_id) >= (cutoff.published, cutoff.arxiv_id)
             CROSS JOIN LATERAL (
-                SELECT other.id, other.embedding <=> paper.embedding AS distance
-                FROM papers_paper other
-                WHERE other.embedding IS NOT NULL
-                  AND (other.published, other.arxiv_id) < (paper.published, paper.arxiv_id)
-                ORDER BY other.embedding <=> paper.embedding
-                LIMIT %s
+                (
+                    SELECT other.id, other.embedding <=> paper.embedding AS distance
+                    FROM papers_paper other
+                    WHERE cutoff.published IS NOT NULL
+                      AND other.embedding IS NOT NULL
+                      AND (other.published, other.arxiv_id) < (paper.published, paper.arxiv_id)
+                    ORDER BY other.embedding <=> paper.embedding
+                    LIMIT %(walked)s
+                )
+                UNION ALL
+                (
+                    SELECT other.id, other.embedding <=> paper.embedding AS distance
+                    FROM papers_paper other
+                    WHERE cutoff.published IS NULL
+                      AND other.published <= paper.published
+                      AND other.embedding IS NOT NULL
+                      AND (other.published, other.arxiv_id) < (paper.published, paper.arxiv_id)
+                    ORDER BY (other.embedding <=> paper.embedding) + 0
+                    LIMIT %(count)s
+                )
             ) earlier
-            WHERE paper.id = ANY(%s) AND paper.embedding IS NOT NULL
+            WHERE paper.id = ANY(%(papers)s) AND paper.embedding IS NOT NULL
             ORDER BY paper.id, earlier.distance, earlier.id
         """
+        params = {
+            "exact_papers": exact_papers,
+            "walked": count * 3,
+            "count": count,
+            "papers": list(paper_ids),
+        }
+        answer: Pending[dict[int, list[tuple[int, float]]]] = Pending()
+        if not paper_ids:
+            answer.result = {}
+            yield answer
+            return
+        with (
+            iterative_index_scan(ef_search=CLOSEST_EARLIER_EF_SEARCH),
+            rows_meanwhile(sql, params) as rows,
+        ):
+            yield answer
         found: dict[int, list[tuple[int, float]]] = {}
-        with iterative_index_scan(ef_search=CLOSEST_EARLIER_EF_SEARCH), connection.cursor() as cursor:
-            cursor.execute(sql, [count * 3, list(paper_ids)])
-            for paper_id, earlier_id, distance in cursor.fetchall():
-                nearest = found.setdefault(paper_id, [])
-                if len(nearest) < count:
-                    nearest.append((earlier_id, float(distance)))
-        return found
+        for paper_id, earlier_id, distance in rows.result:
+            nearest = found.setdefault(paper_id, [])
+            if len(nearest) < count:
+                nearest.append((earlier_id, float(distance)))
+        answer.result = found
 
     def closest_earlier_of(self, paper: Paper) -> list[Paper]:
         """The earlier papers the analysis found closest to `paper` (its `closest_earlier`), closest

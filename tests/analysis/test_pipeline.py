@@ -70,6 +70,28 @@ def test_novelty_is_the_distance_to_the_closest_earlier_paper_ranked_in_field_an
     assert (duplicate.novelty, fresh.novelty) == (25.0, 75.0)
 
 
+@pytest.mark.parametrize("exact_papers", [0, 5, 100])
+def test_the_closest_earlier_papers_are_the_true_nearest_whether_compared_exactly_or_walked(exact_papers):
+    """The oldest `exact_papers` are compared with every paper before them, the rest walk the index
+    (0: all walk; 100: all compared): either way, what a scan of every earlier paper finds."""
+    papers = [
+        make_paper(
+            published=datetime.date(2024, 1, 1) + datetime.timedelta(days=7 * n), embedding=unit(100 + n)
+        )
+        for n in range(12)
+    ]
+    found = Paper.objects.closest_earlier([paper.pk for paper in papers], count=3, exact_papers=exact_papers)
+
+    def cosine_distance(first: Paper, second: Paper) -> float:
+        return 1 - float(np.dot(first.embedding, second.embedding))
+
+    for position, paper in enumerate(papers):
+        truth = sorted(papers[:position], key=lambda earlier: cosine_distance(paper, earlier))[:3]
+        assert [pk for pk, _ in found.get(paper.pk, [])] == [earlier.pk for earlier in truth]
+        for (_, distance), earlier in zip(found.get(paper.pk, []), truth, strict=True):
+            assert distance == pytest.approx(cosine_distance(paper, earlier), abs=1e-5)
+
+
 def test_a_paper_posted_the_same_day_with_a_smaller_id_counts_as_earlier():
     day = datetime.date(2025, 2, 2)
     first = make_paper(published=day, embedding=unit(4))
