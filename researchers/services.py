@@ -276,7 +276,10 @@ def _group_evidence(
     groups: dict[str, dict[int, GroupEvidence]] = defaultdict(dict)
     for authorship_id, paper_id, name in nodes:
         field_name, year, vector = papers[paper_id]
-        evidence = groups[name].setdefault(components.find(authorship_id), GroupEvidence())
+        root = components.find(authorship_id)
+        evidence = groups[name].get(root)
+        if evidence is None:  # not setdefault: that builds an evidence for every paper, and most are dropped
+            evidence = groups[name][root] = GroupEvidence()
         evidence.add_paper(
             coauthors=coauthors[paper_id] - {name},
             field_name=field_name,
