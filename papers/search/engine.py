@@ -313,7 +313,9 @@ def _semantic(papers: PaperQuerySet, query: ParsedQuery, *, limit: int) -> list[
     constraints = words_query([clause for clause in query.clauses if not clause.is_plain], query.excluded)
     vector = query_vector(query.semantic_text)
     nearest = papers.matching_words(constraints).nearest_to(vector).values_list(*_ROW, "distance")
-    with iterative_index_scan(ef_search=max(settings.SEARCH_HNSW_EF_SEARCH, limit)):
+    filtered = constraints is not None or query.filters != Filters()
+    ef_search = settings.SEARCH_HNSW_FILTERED_EF_SEARCH if filtered else settings.SEARCH_HNSW_EF_SEARCH
+    with iterative_index_scan(ef_search=max(ef_search, limit)):
         rows = list(nearest[:limit])
     rows.sort(key=lambda row: row[-1])  # relaxed order: the index hands rows back almost sorted
     return [
