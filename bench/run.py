@@ -108,6 +108,7 @@ def run(args: argparse.Namespace, url: str) -> dict:
                 "SEARCH_KEYWORD_CANDIDATES",
                 "SEARCH_KEYWORD_RECENT_PAPERS",
                 "SEARCH_HNSW_EF_SEARCH",
+                "SEARCH_HNSW_FILTERED_EF_SEARCH",
                 "SEARCH_HYBRID_DEPTH",
                 "SEARCH_PAGE_SIZE",
             )
