@@ -307,7 +307,7 @@ def _initials_variants(names: Iterable[str]) -> set[str]:
 
 def names_commonness(*, names: Iterable[str]) -> NameCommonness:
     """How common each of these names is among the corpus's people, counted in the database for their
-    own given and family names: three queries, however many names the corpus holds."""
+    own given and family names: one query, however many names the corpus holds."""
     words = [name.split() for name in names]
     counts = Authorship.objects.people().name_word_counts(
         given={w[0] for w in words if len(w) > 1}, family={w[-1] for w in words if len(w) > 1}
