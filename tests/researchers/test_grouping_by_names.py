@@ -58,3 +58,55 @@ def test_running_it_again_changes_nothing():
     before = list(Researcher.objects.values_list("id", flat=True))
     assert researchers_group_by_names(paper_ids=[paper.pk]) == 0
     assert list(Researcher.objects.values_list("id", flat=True)) == before
+
+
+def _print_affiliation(paper: Paper, name: str, affiliation: str) -> None:
+    Authorship.objects.filter(paper=paper, normalised_name=normalise_name(name)).update(
+        affiliations=[affiliation]
+    )
+
+
+@pytest.mark.parametrize("weak_evidence", [True, False], ids=["all evidence", "strong evidence only"])
+def test_a_new_paper_joins_the_one_known_researcher_it_shares_a_coauthor_with(weak_evidence):
+    # The harvest groups on the strong evidence only, reading one authorship a researcher and pair.
+    ada_papers = [make_paper(authors=["Wei Zhang", "Ada Lovelace"]) for _ in range(3)]
+    grace_paper = make_paper(authors=["Wei Zhang", "Grace Hopper"])
+    researchers_group_by_names(paper_ids=[p.pk for p in [*ada_papers, grace_paper]], weak_evidence=False)
+    with_ada, with_grace = researcher_of(ada_papers[0], "Wei Zhang"), researcher_of(grace_paper, "Wei Zhang")
+    assert with_ada != with_grace
+
+    new = make_paper(authors=["Ada Lovelace", "Wei Zhang", "Alan Turing"])
+    assert researchers_group_by_names(paper_ids=[new.pk], weak_evidence=weak_evidence) == 3
+
+    assert researcher_of(new, "Wei Zhang") == with_ada
+    assert {researcher_of(p, "Wei Zhang") for p in ada_papers} == {with_ada}
+    assert researcher_of(grace_paper, "Wei Zhang") == with_grace
+
+
+@pytest.mark.parametrize("weak_evidence", [True, False], ids=["all evidence", "strong evidence only"])
+def test_a_new_paper_bridging_two_known_researchers_merges_them_on_either_evidence(weak_evidence):
+    first = make_paper(authors=["Wei Zhang", "Ada Lovelace"])
+    second = make_paper(authors=["Wei Zhang", "Grace Hopper"])
+    researchers_group_by_names(paper_ids=[first.pk, second.pk], weak_evidence=False)
+    kept = min(researcher_of(first, "Wei Zhang").pk, researcher_of(second, "Wei Zhang").pk)
+
+    bridge = make_paper(authors=["Grace Hopper", "Wei Zhang", "Ada Lovelace"])
+    researchers_group_by_names(paper_ids=[bridge.pk], weak_evidence=weak_evidence)
+
+    assert {researcher_of(p, "Wei Zhang").pk for p in (first, second, bridge)} == {kept}
+
+
+@pytest.mark.parametrize("weak_evidence", [True, False], ids=["all evidence", "strong evidence only"])
+def test_a_new_paper_joins_the_known_researcher_printing_the_same_affiliation(weak_evidence):
+    known = make_paper(authors=["Wei Zhang", "Ada Lovelace"])
+    other = make_paper(authors=["Wei Zhang", "Grace Hopper"])
+    _print_affiliation(known, "Wei Zhang", "Loom Institute, Paris")
+    _print_affiliation(other, "Wei Zhang", "Shuttle University")
+    researchers_group_by_names(paper_ids=[known.pk, other.pk], weak_evidence=False)
+
+    new = make_paper(authors=["Wei Zhang", "Alan Turing"])  # no co-author in common with either
+    _print_affiliation(new, "Wei Zhang", "LOOM INSTITUTE, PARIS")  # as normalise_name reads it, the same
+    researchers_group_by_names(paper_ids=[new.pk], weak_evidence=weak_evidence)
+
+    assert researcher_of(new, "Wei Zhang") == researcher_of(known, "Wei Zhang")
+    assert researcher_of(other, "Wei Zhang") != researcher_of(known, "Wei Zhang")
