@@ -24,7 +24,9 @@ def squash(text: str | None, limit: int = MAX_TEXT_LENGTH) -> str:
     characters, with UTF-8 that was decoded as Latin-1 somewhere upstream repaired: 'KaragÃ¶z' is
     'Karagöz'. At most `limit` characters."""
     text = (text or "")[: limit * 4]  # ftfy reads every character it is given
-    return " ".join(ftfy.fix_encoding(text).split()).translate(_CONTROL_CHARACTERS)[:limit]
+    if not text.isascii():  # ASCII is never mojibake (ftfy returns it as it is, after building a config)
+        text = ftfy.fix_encoding(text)
+    return " ".join(text.split()).translate(_CONTROL_CHARACTERS)[:limit]
 
 
 def link(text: object, max_length: int) -> str:

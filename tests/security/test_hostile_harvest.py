@@ -6,6 +6,7 @@ Finding 7: a `javascript:` homepage (OpenAlex, ROR) or licence became a clickabl
 
 import json
 
+import ftfy
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +15,7 @@ from core.latex import MAX_MATH_DEPTH, readable_html, readable_text
 from harvest.parsers.arxiv import paper_from_kaggle, paper_from_listing
 from harvest.parsers.openalex import institution_record
 from harvest.parsers.ror import ror_institution
-from harvest.parsers.text import MAX_NAME_LENGTH, MAX_TEXT_LENGTH, MAX_TITLE_LENGTH
+from harvest.parsers.text import MAX_NAME_LENGTH, MAX_TEXT_LENGTH, MAX_TITLE_LENGTH, squash
 from tests.factories import make_affiliation, make_institution, make_paper, make_researcher
 from tests.html import tree
 
@@ -30,6 +31,19 @@ HOSTILE_URLS = [
     "https://example.org/\x00",
     "https://exa mple.org/",
 ]
+
+
+@given(st.text() | st.text(alphabet=st.characters(max_codepoint=0x7F)))
+def test_squash_repairs_and_cleans_text_as_ftfy_does_on_every_input(text):
+    """squash leaves ASCII out of ftfy (it is never mojibake): the result must be ftfy's all the same."""
+    expected = " ".join(ftfy.fix_encoding(text).split()).translate(
+        dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)])
+    )
+    assert squash(text) == expected[:MAX_TEXT_LENGTH]
+
+
+def test_squash_repairs_mojibake():
+    assert squash("BetÃ¼l  KaragÃ¶z\n") == "Betül Karagöz"
 
 
 @pytest.mark.django_db
