@@ -22,7 +22,6 @@ from django.db.models import (
     When,
     Window,
 )
-from django.db.models.expressions import RawSQL
 from django.db.models.functions import TruncMonth
 from pgvector.django import CosineDistance
 
@@ -69,6 +68,14 @@ CLOSEST_EARLIER_EF_SEARCH = 40
 # papers among the oldest 1,000 compared exactly (0.99 of the walks' top 3 the same, the rest closer);
 # 3,000 was slower again (2.1-2.3 s), each exact comparison fetching thousands of rows.
 CLOSEST_EARLIER_EXACT_PAPERS = 1000
+
+
+class CoauthorPairRow(NamedTuple):
+    id: int
+    paper_id: int
+    normalised_name: str
+    researcher_id: int | None
+    coauthor: str
 
 
 class NameWordCounts(NamedTuple):
@@ -364,9 +371,10 @@ class AuthorshipQuerySet(models.QuerySet):
                 among[name] |= names_on[paper_id]
         return {name: others - {name} for name, others in among.items()}
 
-    def one_for_each_coauthor_pair(self, pairs: Iterable[tuple[str, str]]) -> AuthorshipQuerySet:
+    def one_for_each_coauthor_pair(self, pairs: Iterable[tuple[str, str]]) -> list[CoauthorPairRow]:
         """Of these authorships, those whose (normalised name, a person co-author's normalised name on
-        the same paper) is one of these pairs: one for each researcher and pair, the first stored.
+        the same paper) is one of these pairs: one for each researcher and pair, the first stored, with
+        the co-author's name.
 
         A harvest page's grouping asks this of its ~17,000 pairs, whose names are on a third of a
         100,000-paper corpus's authorships: reading them all and pairing them in Python cost 3-4 s a
@@ -379,20 +387,23 @@ class AuthorshipQuerySet(models.QuerySet):
         these_sql, these_params = these.values_list(
             "id", "paper_id", "normalised_name", "researcher_id"
         ).query.sql_with_params()
-        one_each = RawSQL(  # noqa: S611 - built from the ORM's own SQL; every value is a parameter
-            f"""
+        sql = f"""
             WITH one (id, paper_id, name, researcher_id) AS MATERIALIZED ({these_sql}),
             other AS MATERIALIZED (
                 SELECT paper_id, normalised_name AS name FROM {self.model._meta.db_table}
                 WHERE normalised_name = ANY(%s::text[]) AND NOT is_collaboration
+            ),
+            first (id, coauthor) AS (
+                SELECT min(one.id), other.name FROM one JOIN other ON other.paper_id = one.paper_id
+                WHERE one.name || chr(31) || other.name = ANY(%s::text[])
+                GROUP BY one.researcher_id, one.name, other.name
             )
-            SELECT min(one.id) FROM one JOIN other ON other.paper_id = one.paper_id
-            WHERE one.name || chr(31) || other.name = ANY(%s::text[])
-            GROUP BY one.researcher_id, one.name, other.name
-            """,  # noqa: S608 - the ORM's own SQL and parameters, and the model's table
-            [*these_params, names, [f"{name}\x1f{coauthor}" for name, coauthor in pairs]],
-        )
-        return self.filter(id__in=one_each)
+            SELECT one.id, one.paper_id, one.name, one.researcher_id, first.coauthor
+            FROM first JOIN one ON one.id = first.id
+        """  # noqa: S608 - the ORM's own SQL and parameters, and the model's table
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*these_params, names, [f"{name}\x1f{coauthor}" for name, coauthor in pairs]])
+            return [CoauthorPairRow(*row) for row in cursor.fetchall()]
 
     def name_word_counts(self, *, given: Iterable[str], family: Iterable[str]) -> NameWordCounts:
         """Of the distinct normalised names of two words or more among these authorships: how many begin
