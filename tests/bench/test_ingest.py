@@ -57,7 +57,9 @@ def test_it_harvests_the_stream_with_the_real_harvest_and_reports_it(scratch_dat
     assert stored["authorships"] == xml.count("<author>") and stored["people_authorships"] == people
     assert stored["people_without_researcher"] == 0  # every person grouped into a researcher
     assert stored["distinct_people_names"] <= stored["researchers"] < people
-    assert set(ingest["phases"]) == {"HTTP", "parse", "upsert", "grouping", "rest"}
+    assert set(ingest["phases"]) == {"waiting", "upsert", "grouping", "rest"}
+    assert set(ingest["fetching_beside"]) == {"HTTP", "parse"}
+    assert ingest["fetching_beside"]["parse"]["seconds"] > 0
     regroup = ingest["regroup_after_embedding"]
     assert regroup["pages_sampled"] == 4 and regroup["seconds_per_page"] > 0
     # Every page regrouped: the weaker evidence joins some of the researchers the harvest kept apart.

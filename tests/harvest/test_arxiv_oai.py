@@ -7,6 +7,7 @@ import datetime
 import pytest
 
 from harvest.models import HarvestRun
+from harvest.sweeps import arxiv as sweeps_arxiv
 from harvest.sweeps.arxiv import arxiv_daily_from, arxiv_oai_harvest
 from papers.models import Authorship, Paper
 from tests.harvest.replay import Reply, fixture, with_resumption_token, xml
@@ -286,3 +287,29 @@ def test_another_oai_error_fails_the_run_naming_its_code(replay):
 
     assert summary.state == "failed"
     assert summary.last_error.startswith("page 1: OAI-PMH error badArgument")
+
+
+def test_it_fetches_the_next_page_while_it_stores_this_one(replay, monkeypatch):
+    """The request for page 2 (and arXiv's pause before it) overlaps the storing of page 1."""
+    forget(ALL_IDS)
+    three_pages(replay)
+    stored_pages = []
+    store = sweeps_arxiv.store_papers
+
+    def store_once_page_two_is_asked_for(recorder, records, checkpoint):
+        if not stored_pages:
+            replay.wait_for(lambda seen: seen.query.get("resumptionToken") == FIRST_TOKEN, timeout=10)
+        stored_pages.append(checkpoint["page"])
+        return store(recorder, records, checkpoint)
+
+    monkeypatch.setattr(sweeps_arxiv, "store_papers", store_once_page_two_is_asked_for)
+
+    summary = harvest()
+
+    assert (summary.state, summary.created) == ("succeeded", 7)
+    assert stored_pages == [1, 2, 3]
+    assert [seen.query.get("resumptionToken") for seen in replay.seen("/oai")] == [
+        None,
+        FIRST_TOKEN,
+        SECOND_TOKEN,
+    ]

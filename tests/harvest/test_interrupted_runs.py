@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import psycopg
 
@@ -38,6 +39,16 @@ COMMAND = [
 ]
 
 
+def _wait_for_checkpoint_page(page: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run = HarvestRun.objects.filter(source="arxiv-oai", parameters__from="2017-12-14").first()
+        if run and run.checkpoint.get("page") == page:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the harvest did not store page {page} within {timeout} s")
+
+
 def test_a_killed_harvest_resumes_from_its_checkpoint_without_duplicates(
     django_db_setup, django_db_blocker, replay
 ):
@@ -55,8 +66,10 @@ def test_a_killed_harvest_resumes_from_its_checkpoint_without_duplicates(
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            # Two pages are stored; the third request is open when the process dies.
+            # Two pages are stored; the third request is open when the process dies. It opens while the
+            # second page is stored (the next page is fetched beside the storing), so wait for both.
             replay.wait_for(lambda seen: seen.query.get("resumptionToken") == SECOND_TOKEN)
+            _wait_for_checkpoint_page(2)
             process.kill()
             process.wait(timeout=30)
             stalled.set()
