@@ -112,6 +112,9 @@ class NameCommonness:
     given: Mapping[str, int]
     family: Mapping[str, int]
     total: int
+    # Each name's answer, once asked: a regroup asks of every close co-author of every group, 300,000
+    # times for a page at 100,000 papers, mostly the same names.
+    _holders: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of_names(cls, names: Iterable[str]) -> NameCommonness:
@@ -123,10 +126,15 @@ class NameCommonness:
         )
 
     def expected_holders(self, name: str) -> float:
-        words = name.split()
-        if len(words) < 2:
-            return float("inf")  # a single word: nothing to say it is one person
-        return self.given.get(words[0], 0) * self.family.get(words[-1], 0) / max(1, self.total)
+        holders = self._holders.get(name)
+        if holders is None:
+            words = name.split()
+            if len(words) < 2:
+                holders = float("inf")  # a single word: nothing to say it is one person
+            else:
+                holders = self.given.get(words[0], 0) * self.family.get(words[-1], 0) / max(1, self.total)
+            self._holders[name] = holders
+        return holders
 
 
 @dataclass(frozen=True)

@@ -37,10 +37,11 @@ class _Components:
         self.parent: dict[int, int] = {}
 
     def find(self, item: int) -> int:
-        self.parent.setdefault(item, item)
-        while self.parent[item] != item:
-            self.parent[item] = self.parent[self.parent[item]]
-            item = self.parent[item]
+        parent = self.parent
+        above = parent.setdefault(item, item)
+        while above != item:  # halving the path on the way up; a regroup calls this millions of times
+            parent[item] = item = parent[above]
+            above = parent[item]
         return item
 
     def union(self, first: int, second: int) -> None:
@@ -68,7 +69,7 @@ def researchers_group_by_names(
     the same name. Researchers built this way earlier join the grouping, so a new paper that bridges two
     of them merges them (the absorbed id redirects). Returns the number of authorships linked.
     """
-    unmatched = Authorship.objects.people().filter(researcher__isnull=True)
+    unmatched = Authorship.objects.people().filter(researcher__isnull=True).order_by()
     if paper_ids is not None:
         unmatched = unmatched.filter(Q(paper_id__any_of=paper_ids) | Q(normalised_name__any_of=names or ()))
     unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name"))
@@ -104,7 +105,11 @@ def researchers_group_by_names(
         components.union(first, authorship_id)
     # The same name at the same affiliation, as the papers print it, is one person too.
     by_name_and_affiliation: dict[tuple[str, str], int] = {}
-    printed = Authorship.objects.people().filter(paper_id__any_of=paper_set, normalised_name__any_of=names)
+    printed = (
+        Authorship.objects.people()
+        .order_by()
+        .filter(paper_id__any_of=paper_set, normalised_name__any_of=names)
+    )
     for authorship_id, name, affiliations in printed.exclude(affiliations=[]).values_list(
         "id", "normalised_name", "affiliations"
     ):
@@ -166,6 +171,7 @@ def _coauthors_on(paper_ids: Iterable[int]) -> dict[int, set[str]]:
     coauthors: dict[int, set[str]] = defaultdict(set)
     for paper_id, name in (
         Authorship.objects.people()
+        .order_by()
         .filter(paper_id__any_of=paper_ids)
         .values_list("paper_id", "normalised_name")
     ):
@@ -336,7 +342,7 @@ def _initials_variants(names: Iterable[str]) -> set[str]:
         variants |= {
             name
             for name in Authorship.objects.people().with_family_name_in(families)
-            .values_list("normalised_name", flat=True).distinct()
+            .order_by().values_list("normalised_name", flat=True).distinct()
             if initialled(name) in abbreviations
         }  # fmt: skip
     return variants - set(names)
