@@ -255,6 +255,15 @@ def main(argv: list[str] | None = None) -> int:
             f"({seconds:.0f} s)",
             flush=True,
         )
+        refused = sum(error["count"] for error in run["errors"] if "HTTP 429" in error["error"])
+        if refused:
+            # Every reader here is one client address, which the site's own limits are meant to stop.
+            print(
+                f"loadtest: {refused} requests refused with 429 (rate limits count per client address, and "
+                "every reader here is 127.0.0.1): start the site with SEARCH_RATE_LIMIT=100000/m and "
+                "API_RATE_LIMIT=100000/m to measure it, not its limits",
+                flush=True,
+            )
     with psycopg.connect(args.database_url) as connection:
         report["papers_at_end"] = connection.execute("SELECT count(*) FROM papers_paper").fetchone()[0]
     args.output.mkdir(parents=True, exist_ok=True)
