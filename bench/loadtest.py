@@ -167,8 +167,9 @@ def locust(args: argparse.Namespace, users: int, targets_file: Path, csv_prefix:
 
 
 def web_cpu_seconds(host: str) -> float | None:
-    """CPU time used so far by the gunicorn serving `host` on this machine (master and workers), so the
-    cost of a request can be read apart from how busy the machine is; None when it runs elsewhere."""
+    """CPU time used so far by the gunicorn serving `host` on this machine (master and workers, those
+    already replaced too), so the cost of a request can be read apart from how busy the machine is; None
+    when it runs elsewhere."""
     port = f":{urlsplit(host).port}"
     total, found = 0.0, False
     for process in psutil.process_iter(["cmdline"]):
@@ -178,7 +179,11 @@ def web_cpu_seconds(host: str) -> float | None:
                 times = process.cpu_times()
             except psutil.Error:
                 continue
-            total, found = total + times.user + times.system, True
+            # children_*: workers gunicorn replaced (max_requests) and reaped count in their master's
+            total, found = (
+                total + times.user + times.system + times.children_user + times.children_system,
+                True,
+            )
     return total if found else None
 
 
@@ -244,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         total = run["kinds"]["all"]
         if cpu_before is not None and cpu_after is not None and total["requests"]:
-            # gunicorn's own CPU (PostgreSQL's share not counted); a worker replaced mid-run is missed
+            # gunicorn's own CPU (PostgreSQL's share not counted)
             per_request = (cpu_after - cpu_before) * 1000 / total["requests"]
             run["web_cpu_ms_per_request"] = round(per_request, 1)
             run["requests_per_web_core_second"] = round(1000 / per_request, 1)
