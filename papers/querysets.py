@@ -379,8 +379,8 @@ class AuthorshipQuerySet(models.QuerySet):
         A harvest page's grouping asks this of its ~17,000 pairs, whose names are on a third of a
         100,000-paper corpus's authorships: reading them all and pairing them in Python cost 3-4 s a
         page and grew with the corpus, this statement 0.4 s. Each pair is one text (the names joined by
-        a control character, which no normalised name keeps) so the test is a hashed `= ANY`, not a join
-        PostgreSQL may order badly."""
+        a control character: normalised names are lower-case ASCII words) so the test is a hashed
+        `= ANY`, not a join PostgreSQL may order badly."""
         pairs = list(pairs)
         names = list({name for pair in pairs for name in pair})
         these = self.order_by().filter(normalised_name__any_of=names)

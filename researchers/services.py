@@ -67,7 +67,8 @@ def researchers_group_by_names(
     together (researchers/evidence.py: fields, years, the meaning of their papers, co-authors who wrote
     together, how rare the name is) unless `weak_evidence` is off; the rest stay separate researchers with
     the same name. Researchers built this way earlier join the grouping, so a new paper that bridges two
-    of them merges them (the absorbed id redirects). Returns the number of authorships linked.
+    of them merges them (the absorbed id redirects); on the strong evidence alone, only through what they
+    share with the new authorships (_sharing_strong_evidence). Returns the number of authorships linked.
     """
     unmatched = Authorship.objects.people().filter(researcher__isnull=True).order_by()
     if paper_ids is not None:
@@ -187,7 +188,7 @@ def _sharing_strong_evidence(
     paper's co-authors taken as that pair (added to `coauthors`), and all those of their names that
     print an affiliation (compared as normalise_name reads it). A researcher's other authorships are one
     group already and change nothing: reading them all, with their co-authors, made each harvest page's
-    grouping slower as the corpus grew (3.1 s a page at 100,000 papers, and 1.4 s of this way)."""
+    grouping slower as the corpus grew (3.1 s a page at 100,000 papers; 1.3 s this way)."""
     pairs = {
         (name, coauthor)
         for _id, paper_id, name, _written in unmatched_rows
