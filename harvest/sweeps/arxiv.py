@@ -61,9 +61,9 @@ def _list_records(
     page_number = recorder.checkpoint.get("page", 0) if token else 0
     restarts = 0
 
-    def request(token: str | None) -> Fetched[ParsedPage]:
-        if token:
-            return client.resume(token)
+    def fetch_page(resumption_token: str | None) -> Fetched[ParsedPage]:
+        if resumption_token:
+            return client.resume(resumption_token)
         return client.list_records(
             set_spec=parameters["set"],
             from_date=from_date,
@@ -72,7 +72,7 @@ def _list_records(
         )
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="oai-next-page") as fetcher:
-        upcoming = fetcher.submit(request, token)
+        upcoming = fetcher.submit(fetch_page, token)
         while True:
             page_number += 1
             where = f"page {page_number}"
@@ -97,7 +97,7 @@ def _list_records(
                         count=False,
                     )
                     token, page_number = None, 0
-                    upcoming = fetcher.submit(request, None)
+                    upcoming = fetcher.submit(fetch_page, None)
                     continue
                 detail = f"OAI-PMH error {code}" + (f": {message}" if message else "")
                 return recorder.fail(
@@ -112,7 +112,7 @@ def _list_records(
                 with transaction.atomic():
                     store_papers(recorder, page.records, {"resumption_token": None, "page": page_number})
                     return finished(recorder, _harvested_through(until))
-            upcoming = fetcher.submit(request, token)
+            upcoming = fetcher.submit(fetch_page, token)
             store_papers(recorder, page.records, {"resumption_token": token, "page": page_number})
     return finished(recorder, _harvested_through(until))
 
