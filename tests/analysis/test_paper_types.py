@@ -39,8 +39,10 @@ from tests.factories import make_paper
         ("Evaluating weaving agents on real looms", "", "empirical"),
         ("Do looms dream of cloth?", "", "empirical"),
         ("Loom tension: an empirical study", "", "empirical"),
-        ("Looms", "This study investigates how weavers choose their looms.", "empirical"),
-        ("Looms", "We investigate whether large looms weave faster, and find they do not.", "empirical"),
+        ("Looms", "We conduct a large-scale empirical study of how weavers choose their looms.", "empirical"),
+        # Phrases that were right only half the time on the training labels: the classifier decides.
+        ("Looms", "This study investigates how weavers choose their looms.", None),
+        ("Looms", "We introduce a new dataset for weaving, and a loom trained on it.", None),
         ("Cloth spectra", "We report the first detection of woven dust with the Loom telescope.", "other"),
         ("Loom field theory", "We compute the Hamiltonian of a loom in closed form.", "theory"),
         ("Loom theory: recent developments", "", "survey"),
