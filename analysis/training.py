@@ -1,5 +1,5 @@
 """The paper-type classifier, trained on a hand-labelled training set (analysis/paper_types_training.json:
-718 demo papers outside the evaluation sample, labelled by an AI annotator with the evaluation's guide)
+1,258 demo papers outside the evaluation sample, labelled by an AI annotator with the evaluation's guide)
 and, with a smaller weight, on the labels the phrases give the rest of the corpus (weak supervision). It
 types the papers no phrase decides, so a paper that a phrase decides teaches it through its phrase's
 label only when no hand label says otherwise.
