@@ -156,7 +156,7 @@ def test_training_learns_from_hand_labels_and_phrases_never_from_the_evaluation_
             vector /= np.linalg.norm(vector)
             paper = make_paper(title=f"Looms {index} {copy}", abstract="Looms.", embedding=vector)
             hand[paper.arxiv_id] = label
-    # Phrase-labelled papers (weak labels, each a tenth of a hand label) for three more types.
+    # Phrase-labelled papers (weak labels, Settings.weak_label_weight of a hand label) for three more types.
     phrased = ["A survey of looms", "LoomBench: a benchmark for looms", "Erratum: looms"]
     for index, title in enumerate(phrased):
         for copy in range(40):
