@@ -36,11 +36,9 @@ TRAINING_FILE = Path(__file__).parent / "paper_types_training.json"
 
 @dataclass(frozen=True)
 class Settings:
-    """The training's choices, chosen by five-fold cross-validation on the training set alone (the
-    evaluation sample not consulted; README.md has the grid). Searched again on 2026-12-04 with the
-    1,258 labels of then, three fold seeds each: natural class weights, C 8 and phrase labels at 0.1
-    scored 0.728 on average; balanced weights 0.737, and with C 16 and phrase labels at 0.03 as well
-    0.744, the best; C 2-32, 2,000-20,000 terms and TF-IDF weights 0.5-2 alone did not beat it."""
+    """The training's choices, chosen by five-fold cross-validation on the training set alone, the
+    evaluation sample not consulted (last searched on 2026-12-04 with 1,258 labels; README.md has the
+    grid and its scores)."""
 
     regularisation_c: float = 16.0
     weak_label_weight: float = 0.03  # a phrase's label on an unlabelled paper, against a hand label's 1
