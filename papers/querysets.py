@@ -70,14 +70,6 @@ CLOSEST_EARLIER_EF_SEARCH = 40
 CLOSEST_EARLIER_EXACT_PAPERS = 1000
 
 
-class CoauthorPairRow(NamedTuple):
-    id: int
-    paper_id: int
-    normalised_name: str
-    researcher_id: int | None
-    coauthor: str
-
-
 class NameWordCounts(NamedTuple):
     given: dict[str, int]  # distinct names by their first word
     family: dict[str, int]  # ... by their last word
@@ -370,40 +362,6 @@ class AuthorshipQuerySet(models.QuerySet):
             for name in names_on[paper_id]:
                 among[name] |= names_on[paper_id]
         return {name: others - {name} for name, others in among.items()}
-
-    def one_for_each_coauthor_pair(self, pairs: Iterable[tuple[str, str]]) -> list[CoauthorPairRow]:
-        """Of these authorships, those whose (normalised name, a person co-author's normalised name on
-        the same paper) is one of these pairs: one for each researcher and pair, the first stored, with
-        the co-author's name.
-
-        A harvest page's grouping asks this of its ~17,000 pairs, whose names are on a third of a
-        100,000-paper corpus's authorships: reading them all and pairing them in Python cost 3-4 s a
-        page and grew with the corpus, this statement 0.4 s. Each pair is one text (the names joined by
-        a control character: normalised names are lower-case ASCII words) so the test is a hashed
-        `= ANY`, not a join PostgreSQL may order badly."""
-        pairs = list(pairs)
-        names = list({name for pair in pairs for name in pair})
-        these = self.order_by().filter(normalised_name__any_of=names)
-        these_sql, these_params = these.values_list(
-            "id", "paper_id", "normalised_name", "researcher_id"
-        ).query.sql_with_params()
-        sql = f"""
-            WITH one (id, paper_id, name, researcher_id) AS MATERIALIZED ({these_sql}),
-            other AS MATERIALIZED (
-                SELECT paper_id, normalised_name AS name FROM {self.model._meta.db_table}
-                WHERE normalised_name = ANY(%s::text[]) AND NOT is_collaboration
-            ),
-            first (id, coauthor) AS (
-                SELECT min(one.id), other.name FROM one JOIN other ON other.paper_id = one.paper_id
-                WHERE one.name || chr(31) || other.name = ANY(%s::text[])
-                GROUP BY one.researcher_id, one.name, other.name
-            )
-            SELECT one.id, one.paper_id, one.name, one.researcher_id, first.coauthor
-            FROM first JOIN one ON one.id = first.id
-        """  # noqa: S608 - the ORM's own SQL and parameters, and the model's table
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [*these_params, names, [f"{name}\x1f{coauthor}" for name, coauthor in pairs]])
-            return [CoauthorPairRow(*row) for row in cursor.fetchall()]
 
     def name_word_counts(self, *, given: Iterable[str], family: Iterable[str]) -> NameWordCounts:
         """Of the distinct normalised names of two words or more among these authorships: how many begin

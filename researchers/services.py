@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.bulk import copy_create
 from institutions.models import Affiliation
 from papers.models import Authorship, Paper
 from papers.querysets import AuthorshipQuerySet
@@ -137,9 +138,8 @@ def researchers_group_by_names(
 
     named = {root: _fullest_name(written_names[root]) for root in members}
     new_roots = [root for root in members if root not in researchers_in]
-    created = Researcher.objects.bulk_create(
-        Researcher(normalised_name=named[root][0], display_name=named[root][1]) for root in new_roots
-    )
+    created = [Researcher(normalised_name=named[root][0], display_name=named[root][1]) for root in new_roots]
+    copy_create(created)
     owner = {root: researcher.pk for root, researcher in zip(new_roots, created, strict=True)}
     survivor_of: dict[int, int] = {}
     renamed: list[tuple[int, list[int], int]] = []  # (survivor, absorbed, root): may take a fuller name
@@ -195,7 +195,7 @@ def _sharing_strong_evidence(
         for coauthor in coauthors[paper_id] - {name}
     }
     rows: dict[int, tuple[int, int, str, int]] = {}
-    for row in known.one_for_each_coauthor_pair(pairs):
+    for row in Researcher.objects.from_arxiv_names_alone().one_authorship_for_each_coauthor_pair(pairs):
         rows[row.id] = (row.id, row.paper_id, row.normalised_name, row.researcher_id)
         coauthors[row.paper_id] |= {row.normalised_name, row.coauthor}
     names = {row[2] for row in unmatched_rows}

@@ -88,3 +88,24 @@ def test_coauthors_among_pairs_only_the_names_asked_on_short_author_lists():
         "grace hopper",
         "charles babbage",
     }
+
+
+def test_one_authorship_for_each_coauthor_pair_gives_each_researcher_its_first_authorship_of_a_pair():
+    ada, linked = make_researcher("Ada Lovelace"), make_researcher("Grace Hopper", openalex_id="A123")
+    first = make_paper(authors=[ada, "Charles Babbage"])
+    second = make_paper(authors=[ada, "Charles Babbage", "Alan Turing"])  # Babbage again: no second row
+    make_paper(authors=[ada, "Alan Turing"])  # Turing again: the second paper's is the first stored
+    make_paper(authors=[linked, "Charles Babbage"])  # linked upstream: not among these researchers
+    make_paper(authors=["Ada Lovelace", "Charles Babbage"])  # no researcher yet: nobody's authorship
+    pairs = [
+        ("ada lovelace", "charles babbage"),
+        ("ada lovelace", "alan turing"),
+        ("grace hopper", "charles babbage"),
+        ("ada lovelace", "hedy lamarr"),  # on no paper
+    ]
+    rows = Researcher.objects.from_arxiv_names_alone().one_authorship_for_each_coauthor_pair(pairs)
+    on = {paper.pk: paper.authorships.get(researcher=ada).pk for paper in (first, second)}
+    assert sorted(rows) == [
+        (on[first.pk], first.pk, "ada lovelace", ada.pk, "charles babbage"),
+        (on[second.pk], second.pk, "ada lovelace", ada.pk, "alan turing"),
+    ]
