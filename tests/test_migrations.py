@@ -41,6 +41,16 @@ def test_it_migrates_an_empty_database_from_zero_and_back(scratch_database):
     assert "USING gin (search_vector)" in indexes["paper_search_vector_gin"]
     assert "USING gin (normalised_name gin_trgm_ops)" in indexes["researcher_name_trgm"]
     assert generated == ("ALWAYS",)
+    # No authorship index repeats another (each is written for every author of every page harvested).
+    authorship_indexes = {
+        name for name, definition in indexes.items() if " ON public.papers_authorship " in definition
+    }
+    assert authorship_indexes == {
+        "papers_authorship_pkey",
+        "authorship_unique_position",  # (paper, position): also the paper key's
+        "authorship_researcher_paper",  # (researcher, paper): also the researcher key's
+        "authorship_normalised_name",
+    }
 
     for app in ("harvest", "institutions", "papers", "researchers"):
         backward = manage(scratch_database, "migrate", app, "zero", "--noinput")
