@@ -24,8 +24,9 @@ from analysis.paper_types import (
     MODEL_FILE,
     TextFeatures,
     TypeModel,
+    contribution_sentences,
+    matching_rule,
     paper_text,
-    rule_type,
     type_features,
 )
 from analysis.type_evaluation import TypeScores, evaluation_labels, labels_in, type_scores
@@ -37,15 +38,16 @@ TRAINING_FILE = Path(__file__).parent / "paper_types_training.json"
 @dataclass(frozen=True)
 class Settings:
     """The training's choices, chosen by five-fold cross-validation on the training set alone, the
-    evaluation sample not consulted (last searched on 2026-12-04 with 1,258 labels; README.md has the
+    evaluation sample not consulted (last searched on 2026-12-05 with 1,258 labels; README.md has the
     grid and its scores)."""
 
-    regularisation_c: float = 16.0
+    regularisation_c: float = 8.0
     weak_label_weight: float = 0.03  # a phrase's label on an unlabelled paper, against a hand label's 1
     balanced: bool = True  # weigh each type inversely to its share of the (weighted) labels
     text_terms: int = 5_000  # the vocabulary: the corpus's most frequent words and word pairs
     text_weight: float = 1.0  # the TF-IDF vector's length beside the unit embedding
     text_ngram_range: tuple[int, int] = (1, 2)
+    contribution_terms: int = 3_000  # the same, over the contribution sentences alone
 
 
 SETTINGS = Settings()
@@ -61,7 +63,8 @@ def training_labels() -> dict[str, str]:
 @dataclass(frozen=True)
 class LabelledPaper:
     arxiv_id: str
-    rule: str | None  # what the phrases say
+    rule: str | None  # the type a deciding phrase gives
+    phrase: str | None  # the type the first matching phrase gives, deciding or only teaching
     label: str | None  # the hand label, for the training set's papers
     vector: np.ndarray
     text: str  # paper_text: what the word features read
@@ -89,16 +92,20 @@ def corpus_papers() -> list[LabelledPaper]:
         .only("arxiv_id", "title", "abstract", "comments", "embedding")
         .order_by("pk")
     )
-    return [
-        LabelledPaper(
-            arxiv_id=paper.arxiv_id,
-            rule=rule_type(paper.title, paper.abstract, paper.comments),
-            label=hand.get(paper.arxiv_id),
-            vector=np.asarray(paper.embedding, dtype=np.float32),
-            text=paper_text(paper.title, paper.abstract, paper.comments),
+    labelled = []
+    for paper in papers.iterator(chunk_size=2000):
+        rule = matching_rule(paper.title, paper.abstract, paper.comments)
+        labelled.append(
+            LabelledPaper(
+                arxiv_id=paper.arxiv_id,
+                rule=rule.paper_type if rule is not None and rule.decides else None,
+                phrase=rule.paper_type if rule is not None else None,
+                label=hand.get(paper.arxiv_id),
+                vector=np.asarray(paper.embedding, dtype=np.float32),
+                text=paper_text(paper.title, paper.abstract, paper.comments),
+            )
         )
-        for paper in papers.iterator(chunk_size=2000)
-    ]
+    return labelled
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,7 @@ class FeaturedCorpus:
 
     papers: list[LabelledPaper]
     text: TextFeatures
+    contribution: TextFeatures
     features: sparse.csr_matrix  # one row per paper, as type_features builds it for prediction
 
 
@@ -117,15 +125,27 @@ def featured(papers: list[LabelledPaper], settings: Settings = SETTINGS) -> Feat
     text = TextFeatures.fit(
         texts, terms=settings.text_terms, weight=settings.text_weight, ngram_range=settings.text_ngram_range
     )
+    contribution = TextFeatures.fit(
+        [contribution_sentences(paper) for paper in texts],
+        terms=settings.contribution_terms,
+        weight=settings.text_weight,
+        ngram_range=settings.text_ngram_range,
+    )
     vectors = np.asarray([paper.vector for paper in papers], dtype=np.float32)
-    return FeaturedCorpus(papers=papers, text=text, features=type_features(vectors, texts, text))
+    return FeaturedCorpus(
+        papers=papers,
+        text=text,
+        contribution=contribution,
+        features=type_features(vectors, texts, text, contribution),
+    )
 
 
 def _fit(corpus: FeaturedCorpus, rows: list[int], settings: Settings = SETTINGS) -> TypeModel:
-    """Hand labels at weight 1, phrase labels of the other papers at the weak weight; with balanced
-    settings each type's weights are scaled so the types weigh alike, else the natural shares stand."""
-    chosen = [row for row in rows if (corpus.papers[row].label or corpus.papers[row].rule) is not None]
-    labels = [corpus.papers[row].label or corpus.papers[row].rule for row in chosen]
+    """Hand labels at weight 1, phrase labels of the other papers (teaching phrases' too) at the weak
+    weight; with balanced settings each type's weights are scaled so the types weigh alike, else the
+    natural shares stand."""
+    chosen = [row for row in rows if (corpus.papers[row].label or corpus.papers[row].phrase) is not None]
+    labels = [corpus.papers[row].label or corpus.papers[row].phrase for row in chosen]
     weights = np.asarray(
         [1.0 if corpus.papers[row].label is not None else settings.weak_label_weight for row in chosen]
     )
@@ -145,6 +165,7 @@ def _fit(corpus: FeaturedCorpus, rows: list[int], settings: Settings = SETTINGS)
         coefficients=fitted.coef_.astype(np.float32),
         intercepts=fitted.intercept_.astype(np.float32),
         text=corpus.text,
+        contribution=corpus.contribution,
     )
 
 
@@ -183,7 +204,7 @@ def type_model_train(settings: Settings = SETTINGS) -> TrainedTypes:
     hand = Counter(paper.label for paper in papers if paper.label is not None)
     if not hand:
         raise ValueError(f"no paper of the training set ({TRAINING_FILE.name}) is in this corpus")
-    weak = Counter(paper.rule for paper in papers if paper.label is None and paper.rule is not None)
+    weak = Counter(paper.phrase for paper in papers if paper.label is None and paper.phrase is not None)
     corpus = featured(papers, settings)
     scores = cross_validate(corpus, settings)
     model = _fit(corpus, list(range(len(papers))), settings)
@@ -196,6 +217,7 @@ def type_model_train(settings: Settings = SETTINGS) -> TrainedTypes:
             regularisation_c=settings.regularisation_c,
             balanced_class_weights=settings.balanced,
             text_terms=len(model.text.vocabulary),
+            contribution_terms=len(model.contribution.vocabulary),
             cross_validated_macro_f1=round(scores.macro_f1, 3),
             held_out="the evaluation sample, analysis/evaluation/paper_types.json",
         )

@@ -12,52 +12,85 @@ from hypothesis import strategies as st
 
 from analysis import paper_types, training
 from analysis.models import PaperAnalysis
-from analysis.paper_types import TextFeatures, TypeModel, paper_text, paper_types_of, rule_type
+from analysis.paper_types import (
+    TextFeatures,
+    TypeModel,
+    contribution_sentences,
+    matching_rule,
+    paper_text,
+    paper_types_of,
+    rule_type,
+    type_features,
+)
 from analysis.type_evaluation import evaluation_labels, type_scores
 from papers.paper_types import PAPER_TYPE_LABELS
 from tests.factories import make_paper
 
 
 @pytest.mark.parametrize(
-    ("title", "abstract", "expected"),
+    ("title", "abstract", "phrase"),
     [
-        ("A Survey of Graph Looms", "", "survey"),
-        ("Loom learning: a systematic review", "", "survey"),
-        ("LoomBench: a benchmark for weaving agents", "", "benchmark"),
+        ("A Survey of Graph Looms", "", ("survey", True)),
+        ("Loom learning: a systematic review", "", ("survey", True)),
+        ("LoomBench: a benchmark for weaving agents", "", ("benchmark", True)),
         (
             "Weaving looms",
             "We release a dataset of 10,000 woven cloths, called LoomSet, for study.",
-            "benchmark",
+            ("benchmark", True),
         ),
-        ("On looms", "We prove that every loom has a fixed point, and derive tight bounds.", "theory"),
-        ("Looms should be open", "In this position paper we argue that looms must be open.", "position"),
-        ("PyLoom", "We present PyLoom, an open-source Python package for weaving.", "system"),
-        ("Fast looms", "We propose a novel framework for weaving that outperforms baselines.", "method"),
-        ("Erratum: fast looms", "", "other"),
-        ("Looms should be open to every weaver", "", "position"),
-        ("LoomKit", "We present LoomKit, an open-source tool for weavers.", "system"),
-        ("Evaluating weaving agents on real looms", "", "empirical"),
-        ("Do looms dream of cloth?", "", "empirical"),
-        ("Loom tension: an empirical study", "", "empirical"),
-        ("Looms", "We conduct a large-scale empirical study of how weavers choose their looms.", "empirical"),
+        (
+            "On looms",
+            "We prove that every loom has a fixed point, and derive tight bounds.",
+            ("theory", False),
+        ),
+        (
+            "Looms should be open",
+            "In this position paper we argue that looms must be open.",
+            ("position", True),
+        ),
+        ("PyLoom", "We present PyLoom, an open-source Python package for weaving.", ("system", True)),
+        (
+            "Fast looms",
+            "We propose a novel framework for weaving that outperforms baselines.",
+            ("method", False),
+        ),
+        ("Erratum: fast looms", "", ("other", True)),
+        ("Looms should be open to every weaver", "", ("position", True)),
+        ("LoomKit", "We present LoomKit, an open-source tool for weavers.", ("system", True)),
+        ("Evaluating weaving agents on real looms", "", ("empirical", False)),
+        ("Do looms dream of cloth?", "", ("empirical", False)),
+        ("Loom tension: an empirical study", "", ("empirical", False)),
+        (
+            "Looms",
+            "We conduct a large-scale empirical study of how weavers choose their looms.",
+            ("empirical", False),
+        ),
         # Phrases that were right only half the time on the training labels: the classifier decides.
         ("Looms", "This study investigates how weavers choose their looms.", None),
         ("Looms", "We introduce a new dataset for weaving, and a loom trained on it.", None),
-        ("Cloth spectra", "We report the first detection of woven dust with the Loom telescope.", "other"),
-        ("Loom field theory", "We compute the Hamiltonian of a loom in closed form.", "theory"),
-        ("Loom theory: recent developments", "", "survey"),
-        ("Looms", "We present a brief review of loom theory and its open problems.", "survey"),
+        (
+            "Cloth spectra",
+            "We report the first detection of woven dust with the Loom telescope.",
+            ("other", True),
+        ),
+        ("Loom field theory", "We compute the Hamiltonian of a loom in closed form.", ("theory", False)),
+        ("Loom theory: recent developments", "", ("survey", True)),
+        ("Looms", "We present a brief review of loom theory and its open problems.", ("survey", True)),
         # A method paper that measures something first is still a method paper.
         (
             "Faster looms",
             "We investigate whether looms stall, then propose a new shuttle method that outperforms them.",
-            "method",
+            ("method", False),
         ),
         ("Looms in the wild", "Looms are common. Many people weave.", None),
     ],
 )
-def test_clear_phrases_decide_the_type(title, abstract, expected):
-    assert rule_type(title, abstract, "") == expected
+def test_clear_phrases_decide_the_type_and_broad_ones_only_teach_it(title, abstract, phrase):
+    """`phrase` is the first matching phrase's (type, whether it decides): the broad method, empirical
+    and theory phrases are too often wrong to decide, so the classifier does, having learnt from them."""
+    rule = matching_rule(title, abstract, "")
+    assert ((rule.paper_type, rule.decides) if rule else None) == phrase
+    assert rule_type(title, abstract, "") == (phrase[0] if phrase and phrase[1] else None)
 
 
 def test_vision_language_titles_are_not_position_papers():
@@ -89,13 +122,15 @@ def test_any_text_gets_one_of_the_types_and_nothing_raises(title, abstract, comm
 
 
 def test_the_classifier_types_what_no_phrase_decides_and_the_default_what_has_no_vector():
-    axis = np.eye(384 + 1, dtype=np.float32)  # the embedding's 384 dimensions, then the word "shuttle"
+    # The embedding's 384 dimensions, the word "shuttle", then "shuttle" in a contribution sentence.
+    axis = np.eye(384 + 2, dtype=np.float32)
     text = TextFeatures(vocabulary=("shuttle",), idf=np.ones(1, dtype=np.float32), weight=3.0)
     model = TypeModel(
         classes=("empirical", "theory", "system"),
         coefficients=np.stack([axis[0], axis[1], axis[384]]),
         intercepts=np.zeros(3),
         text=text,
+        contribution=text,
     )
     papers = [
         Typed(1, "A survey of looms", embedding=axis[1][:384]),  # a phrase decides before the classifier
@@ -122,6 +157,16 @@ def test_the_word_features_read_the_text_the_phrases_read():
     features = text.transform([paper_text("A Loom Study", "", "")]).toarray()[0]
     # Sublinear counts times idf, the vector of unit length, then weighted.
     assert features == pytest.approx(0.5 * np.asarray([1.0, 2.0, 0.0]) / np.sqrt(5.0))
+
+
+def test_the_contribution_sentences_are_where_the_authors_speak_of_their_own_work():
+    text = paper_text(
+        "Looms for tomorrow",
+        "Weaving is old. Looms jam often! Here we argue that looms must change. Our essay ends with a call.",
+        "12 pages",
+    )
+    assert contribution_sentences(text) == "here we argue that looms must change. our essay ends with a call."
+    assert contribution_sentences(paper_text("Looms", "Looms weave. Cloth is woven.", "")) == ""
 
 
 @pytest.fixture
@@ -229,8 +274,12 @@ def test_the_evaluation_command_reports_macro_f1_and_who_labelled(capsys):
 def test_the_committed_classifier_loads():
     model = paper_types.type_model()
     assert model is not None
-    assert model.coefficients.shape == (len(model.classes), 384 + len(model.text.vocabulary))
+    assert model.coefficients.shape == (
+        len(model.classes),
+        384 + len(model.text.vocabulary) + len(model.contribution.vocabulary),
+    )
     assert len(model.text.vocabulary) == len(model.text.idf) >= 1000
+    assert len(model.contribution.vocabulary) == len(model.contribution.idf) >= 1000
     assert paper_types.MODEL_FILE.stat().st_size < 2_500_000
     assert PaperAnalysis._meta.get_field("paper_type").max_length >= max(map(len, model.classes))
 
@@ -239,7 +288,11 @@ def test_the_committed_classifier_reads_the_words_where_no_phrase_decides():
     title, abstract = "Looms for tomorrow", "Weaving communities face a choice."
     assert rule_type(title, abstract, "Position paper") is None
     model = paper_types.type_model()
-    silent = np.zeros((2, 384), dtype=np.float32)  # no embedding to go by: the words alone decide
+    silent = np.zeros((2, 384), dtype=np.float32)  # no embedding to go by: only the words differ
     texts = [paper_text(title, abstract, "Position paper"), paper_text(title, abstract, "")]
-    position, plain = model.predict(silent, texts)
-    assert position == "position" and plain != "position"
+    features = type_features(silent, texts, model.text, model.contribution)
+    scores = np.asarray(features @ model.coefficients.T) + model.intercepts
+    rise = dict(zip(model.classes, scores[0] - scores[1], strict=True))
+    # The comment's two words raise the position type's score by more than a unit, and no other's.
+    assert rise["position"] > 1.0
+    assert max(value for label, value in rise.items() if label != "position") < 0

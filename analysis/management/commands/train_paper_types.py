@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import CommandError
 
 from analysis.paper_types import MODEL_FILE
@@ -29,8 +30,9 @@ class Command(OneLineErrorCommand):
             f"({hand}) and {trained.weak_labels.total()} phrase labels ({weak}); written to {MODEL_FILE.name}"
         )
         self.stdout.write(
-            f"features: the {trained.model.coefficients.shape[1] - len(trained.model.text.vocabulary)}-d "
-            f"embedding and the TF-IDF of {len(trained.model.text.vocabulary)} words and word pairs"
+            f"features: the {settings.EMBEDDING_DIMENSIONS}-d embedding, the TF-IDF of "
+            f"{len(trained.model.text.vocabulary)} words and word pairs, and that of "
+            f"{len(trained.model.contribution.vocabulary)} in the contribution sentences"
         )
         self.stdout.write(
             f"{CROSS_VALIDATION_FOLDS}-fold cross-validation on the training set (phrases, then classifier): "
