@@ -57,6 +57,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--duration", type=int, default=int(os.environ.get("LOADTEST_SECONDS", "300")))
     parser.add_argument("--corpus", default="", help='a label for the corpus ("demo", "bench")')
     parser.add_argument("--quiet-background", action="store_true", help="no harvest while reading")
+    parser.add_argument(
+        "--harvest-niceness",
+        type=int,
+        default=int(os.environ.get("WORKER_NICENESS", "10")),
+        help="the harvest's CPU priority: that of the site's Celery children, which run it in production",
+    )
     parser.add_argument("--output", type=Path, default=BASE_DIR / "bench" / "results")
     return parser.parse_args(argv)
 
@@ -151,7 +157,8 @@ def harvest(args: argparse.Namespace, oai: SyntheticOai) -> subprocess.Popen:
     }
     since = (datetime.date.today() - datetime.timedelta(days=random.randint(30, 3000))).isoformat()
     return subprocess.Popen(
-        [sys.executable, "manage.py", "harvest", "arxiv", "--set", "cs", "--from", since],
+        ["nice", "-n", str(args.harvest_niceness), sys.executable, "manage.py", "harvest", "arxiv",
+         "--set", "cs", "--from", since],
         cwd=BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
 
@@ -230,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, default in (("workers", "2"), ("threads", "4"))
         },  # fmt: skip
         "background": "none" if oai is None else "arXiv OAI harvest of synthetic pages; Celery embeds them",
+        "harvest_niceness": None if oai is None else args.harvest_niceness,
         "runs": [],
     }
     for users in [int(value) for value in args.users.split(",")]:
@@ -275,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     label = f"{args.corpus}-{chosen['paper_count']}" if args.corpus else str(chosen["paper_count"])
     path = args.output / f"loadtest-{label}.json"
     path.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"loadtest: results in {path.relative_to(BASE_DIR)}")
+    print(f"loadtest: results in {path}")
     return 0
 
 

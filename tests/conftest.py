@@ -166,8 +166,9 @@ def live_site(demo_corpus: DemoCorpus) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup: None) -> Iterator[None]:
-    """A real Celery worker on the session's Redis and test database, consuming every queue."""
+def celery_worker(django_db_setup: None) -> Iterator[subprocess.Popen]:
+    """A real Celery worker on the session's Redis and test database, consuming every queue (its main
+    process, whose children run the tasks)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "wovepaper", "worker", "--queues", "default,harvest,embed",
          "--concurrency", "1", "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],
@@ -180,7 +181,7 @@ def celery_worker(django_db_setup: None) -> Iterator[None]:
     while not app.control.ping(timeout=1):
         if process.poll() is not None or time.monotonic() > deadline:
             pytest.fail("the Celery worker did not start")
-    yield
+    yield process
     _stop(process)
 
 

@@ -1,7 +1,11 @@
 """The shared session fixtures work end to end: a real worker embeds, a real browser reads the site."""
 
+import os
+
 import httpx
+import psutil
 import pytest
+from django.conf import settings
 from pgvector.django import CosineDistance
 
 from papers.models import Paper
@@ -19,6 +23,16 @@ def test_a_celery_worker_embeds_a_committed_paper(celery_worker, django_db_block
         nearest = Paper.objects.exclude(embedding=None).order_by(CosineDistance("embedding", paper.embedding))
         assert nearest.first() == paper
         paper.delete()
+
+
+def test_the_workers_children_yield_the_cores_to_the_web_processes(celery_worker):
+    assert settings.WORKER_NICENESS == 10
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    worker = psutil.Process(celery_worker.pid)
+    children = worker.children()
+    assert children, "the worker has no pool process"
+    assert {child.nice() for child in children} == {max(ours, settings.WORKER_NICENESS)}
+    assert worker.nice() == ours  # the main process only hands out tasks, at the priority it was given
 
 
 def test_the_live_site_answers_over_http(live_site, demo_corpus):

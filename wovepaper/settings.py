@@ -360,6 +360,12 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("WORKER_MAX_MEMORY_PER_CHILD", 1_50
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Each worker child lowers its CPU priority by this much (nice(2), 0 to 19) as it starts: where readers and
+# workers share cores, a page waits for embedding and harvest parsing only when the web processes leave a
+# core idle, and the workers still get every idle cycle (README, "Performance", for the measurement).
+WORKER_NICENESS = env_int("WORKER_NICENESS", 10, minimum=0)
+if WORKER_NICENESS > 19:
+    raise ImproperlyConfigured(f"WORKER_NICENESS must be 0 to 19, got {WORKER_NICENESS}")
 CELERY_TASK_SOFT_TIME_LIMIT = 60 * 50
 CELERY_TASK_TIME_LIMIT = 60 * 55
 CELERY_TASK_DEFAULT_QUEUE = "default"
