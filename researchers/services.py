@@ -74,7 +74,9 @@ def researchers_group_by_names(
     unmatched = Authorship.objects.people().filter(researcher__isnull=True).order_by()
     if paper_ids is not None:
         unmatched = unmatched.filter(Q(paper_id__any_of=paper_ids) | Q(normalised_name__any_of=names or ()))
-    unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name"))
+    # Each row carries its printed affiliations, as the known rows do: the grouping reads them off the
+    # rows it has rather than asking for the names' authorships on these papers again.
+    unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name", "affiliations"))
     names = {row[2] for row in unmatched_rows} | set(names or ())
     if not names:
         return 0
@@ -85,13 +87,12 @@ def researchers_group_by_names(
         # The weak evidence weighs every group of these names, with all its co-authors.
         known_rows = list(
             known.filter(normalised_name__any_of=names).values_list(
-                "id", "paper_id", "normalised_name", "researcher_id"
+                "id", "paper_id", "normalised_name", "researcher_id", "affiliations"
             )
         )
         coauthors.update(_coauthors_on({row[1] for row in known_rows} - set(coauthors)))
     else:
         known_rows = _sharing_strong_evidence(known, unmatched_rows, coauthors)
-    paper_set = {row[1] for row in unmatched_rows} | {row[1] for row in known_rows}
 
     components = _Components()
     by_name_and_coauthor: dict[tuple[str, str], int] = {}
@@ -102,35 +103,31 @@ def researchers_group_by_names(
         for coauthor in coauthors[paper_id] - {name}:
             first = by_name_and_coauthor.setdefault((name, coauthor), authorship_id)
             components.union(first, authorship_id)
-    for authorship_id, _paper_id, _name, researcher_id in known_rows:
+    for authorship_id, _paper_id, _name, researcher_id, _affiliations in known_rows:
         first = by_researcher.setdefault(researcher_id, authorship_id)
         components.union(first, authorship_id)
     # The same name at the same affiliation, as the papers print it, is one person too.
     by_name_and_affiliation: dict[tuple[str, str], int] = {}
-    printed = (
-        Authorship.objects.people()
-        .order_by()
-        .filter(paper_id__any_of=paper_set, normalised_name__any_of=names)
-    )
-    for authorship_id, name, affiliations in printed.exclude(affiliations=[]).values_list(
-        "id", "normalised_name", "affiliations"
-    ):
-        if authorship_id not in components.parent:
-            continue  # linked upstream: not this grouping's
-        for affiliation in {normalise_name(a) for a in affiliations} - {""}:
-            first = by_name_and_affiliation.setdefault((name, affiliation), authorship_id)
-            components.union(first, authorship_id)
+    normalised_affiliations: dict[str, str] = {}  # a page prints a few hundred, each thousands of times
+    for authorship_id, _paper_id, name, _written_or_researcher, affiliations in unmatched_rows + known_rows:
+        for affiliation in affiliations:
+            normalised = normalised_affiliations.get(affiliation)
+            if normalised is None:
+                normalised = normalised_affiliations[affiliation] = normalise_name(affiliation)
+            if normalised:
+                first = by_name_and_affiliation.setdefault((name, normalised), authorship_id)
+                components.union(first, authorship_id)
     if weak_evidence:
         _join_on_weak_evidence(components, nodes, coauthors)
 
     researchers_in: dict[int, set[int]] = defaultdict(set)
     names_in: dict[int, set[str]] = defaultdict(set)
-    for authorship_id, _paper_id, name, researcher_id in known_rows:
+    for authorship_id, _paper_id, name, researcher_id, _affiliations in known_rows:
         researchers_in[components.find(authorship_id)].add(researcher_id)
         names_in[components.find(authorship_id)].add(name)
     written_names: dict[int, Counter] = defaultdict(Counter)  # (normalised, as written)
     members: dict[int, list[int]] = defaultdict(list)
-    for authorship_id, _paper_id, normalised, written in unmatched_rows:
+    for authorship_id, _paper_id, normalised, written, _affiliations in unmatched_rows:
         root = components.find(authorship_id)
         written_names[root][(normalised, written)] += 1
         names_in[root].add(normalised)
@@ -182,26 +179,26 @@ def _coauthors_on(paper_ids: Iterable[int]) -> dict[int, set[str]]:
 
 def _sharing_strong_evidence(
     known: AuthorshipQuerySet, unmatched_rows: Sequence[tuple], coauthors: dict[int, set[str]]
-) -> list[tuple[int, int, str, int]]:
-    """Of the known authorships, enough to join every new one to the researchers it shares strong
-    evidence with: one for each researcher and (name, co-author) pair of the new authorships, its
-    paper's co-authors taken as that pair (added to `coauthors`), and all those of their names that
-    print an affiliation (compared as normalise_name reads it). A researcher's other authorships are one
-    group already and change nothing: reading them all, with their co-authors, made each harvest page's
-    grouping slower as the corpus grew (3.1 s a page at 100,000 papers; 1.3 s this way)."""
+) -> list[tuple[int, int, str, int, list[str]]]:
+    """Of the known authorships (with their affiliations), enough to join every new one to the
+    researchers it shares strong evidence with: one for each researcher and (name, co-author) pair of
+    the new authorships, its paper's co-authors taken as that pair (added to `coauthors`), and all those
+    of their names that print an affiliation (compared as normalise_name reads it). A researcher's other
+    authorships are one group already and change nothing: reading them all, with their co-authors, made
+    each harvest page's grouping slower as the corpus grew (3.1 s a page at 100,000 papers; 1.3 s this
+    way)."""
     pairs = {
         (name, coauthor)
-        for _id, paper_id, name, _written in unmatched_rows
+        for _id, paper_id, name, _written, _affiliations in unmatched_rows
         for coauthor in coauthors[paper_id] - {name}
     }
-    rows: dict[int, tuple[int, int, str, int]] = {}
-    for row in Researcher.objects.from_arxiv_names_alone().one_authorship_for_each_coauthor_pair(pairs):
-        rows[row.id] = (row.id, row.paper_id, row.normalised_name, row.researcher_id)
-        coauthors[row.paper_id] |= {row.normalised_name, row.coauthor}
     names = {row[2] for row in unmatched_rows}
     affiliated = known.filter(normalised_name__any_of=names).exclude(affiliations=[])
-    for row in affiliated.values_list("id", "paper_id", "normalised_name", "researcher_id"):
-        rows.setdefault(row[0], row)
+    columns = ("id", "paper_id", "normalised_name", "researcher_id", "affiliations")
+    rows = {row[0]: row for row in affiliated.values_list(*columns)}
+    for row in Researcher.objects.from_arxiv_names_alone().one_authorship_for_each_coauthor_pair(pairs):
+        rows.setdefault(row.id, (row.id, row.paper_id, row.normalised_name, row.researcher_id, []))
+        coauthors[row.paper_id] |= {row.normalised_name, row.coauthor}
     return list(rows.values())
 
 
