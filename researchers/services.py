@@ -57,7 +57,11 @@ def _local_researchers() -> Q:
 
 @transaction.atomic
 def researchers_group_by_names(
-    *, paper_ids: Iterable[int] | None = None, names: Iterable[str] | None = None, weak_evidence: bool = True
+    *,
+    paper_ids: Iterable[int] | None = None,
+    names: Iterable[str] | None = None,
+    weak_evidence: bool = True,
+    unsaved: Sequence[Authorship] = (),
 ) -> int:
     """Give every unmatched authorship (of the given papers, or all) a researcher from arXiv names alone,
     and look again at the researchers of the given normalised names (those of a batch just embedded).
@@ -70,17 +74,31 @@ def researchers_group_by_names(
     the same name. Researchers built this way earlier join the grouping, so a new paper that bridges two
     of them merges them (the absorbed id redirects); on the strong evidence alone, only through what they
     share with the new authorships (_sharing_strong_evidence). Returns the number of authorships linked.
+
+    `unsaved` are authorships of new papers not stored yet (the papers are): grouped with the rest on the
+    strong evidence, each given its researcher in place for the caller to store, so that a harvest page's
+    authorships are written once, with their researchers, rather than written and then updated.
     """
+    if unsaved and weak_evidence:
+        raise ValueError("unsaved authorships are grouped on the strong evidence only (weak_evidence=False)")
     unmatched = Authorship.objects.people().filter(researcher__isnull=True).order_by()
     if paper_ids is not None:
         unmatched = unmatched.filter(Q(paper_id__any_of=paper_ids) | Q(normalised_name__any_of=names or ()))
     # Each row carries its printed affiliations, as the known rows do: the grouping reads them off the
     # rows it has rather than asking for the names' authorships on these papers again.
     unmatched_rows = list(unmatched.values_list("id", "paper_id", "normalised_name", "name", "affiliations"))
+    stored_papers = {row[1] for row in unmatched_rows}
+    # An unsaved authorship's node is its negative place in `unsaved`: stored ids are positive.
+    people_unsaved = {-place: a for place, a in enumerate(unsaved, start=1) if not a.is_collaboration}
+    unmatched_rows += [
+        (node, a.paper_id, a.normalised_name, a.name, a.affiliations) for node, a in people_unsaved.items()
+    ]
     names = {row[2] for row in unmatched_rows} | set(names or ())
     if not names:
         return 0
-    coauthors = _coauthors_on({row[1] for row in unmatched_rows})
+    coauthors = _coauthors_on(stored_papers)
+    for authorship in people_unsaved.values():
+        coauthors[authorship.paper_id].add(authorship.normalised_name)
     known = Authorship.objects.filter(_local_researchers(), researcher__isnull=False).order_by()
     if weak_evidence:
         names |= _initials_variants(names)  # their researchers may be the same people
@@ -160,7 +178,12 @@ def researchers_group_by_names(
         )
 
     links = [(authorship_id, owner[root]) for root, ids in members.items() for authorship_id in ids]
-    _link_authorships(links)
+    for node, researcher_id in links:
+        if node < 0:
+            people_unsaved[node].researcher_id = researcher_id
+    _link_authorships(
+        [(authorship_id, researcher_id) for authorship_id, researcher_id in links if authorship_id > 0]
+    )
     return len(links)
 
 

@@ -64,10 +64,16 @@ def lock_paper_writes() -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_key("paper-writes")])
 
 
-def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list[int]]:
+def papers_upsert(
+    *, records: Iterable[PaperRecord], group_authors: bool = False
+) -> tuple[UpsertCounts, list[int]]:
     """Store a page of records in one transaction; returns the counts and the ids of papers that are new
     or whose text changed (they need embedding and researcher matching). The page's new papers and their
-    authorships are copied in (core.bulk.copy_create), however many; a changed paper is saved alone."""
+    authorships are copied in (core.bulk.copy_create), however many; a changed paper is saved alone.
+
+    With `group_authors`, these papers' authors are grouped into researchers on the strong evidence
+    (researchers_group_by_names) before the new authorships are copied in, so that each is written once,
+    with its researcher: the harvest's pages. Without, they are left for the caller to group."""
     records_by_id = {record.arxiv_id: record for record in records}  # last record of an id wins
     counts = UpsertCounts()
     touched: list[int] = []
@@ -107,9 +113,12 @@ def papers_upsert(*, records: Iterable[PaperRecord]) -> tuple[UpsertCounts, list
             counts.updated += 1
             touched.append(paper.pk)
         copy_create([paper for paper, _authors in new_papers])
-        copy_create(
-            [authorship for paper, authors in new_papers for authorship in _new_authorships(paper, authors)]
-        )
+        authorships = [
+            authorship for paper, authors in new_papers for authorship in _new_authorships(paper, authors)
+        ]
+        if group_authors and (touched or authorships):
+            researchers_group_by_names(paper_ids=touched, weak_evidence=False, unsaved=authorships)
+        copy_create(authorships)
         counts.created += len(new_papers)
         touched += [paper.pk for paper, _authors in new_papers]
     return counts, touched

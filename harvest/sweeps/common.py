@@ -18,7 +18,6 @@ from harvest.runs import LeaseLost, RunRecorder, Summary, source_lock
 from harvest.services.papers import papers_upsert
 from papers.models import Paper
 from papers.tasks import embed_papers
-from researchers.services import researchers_group_by_names
 
 logger = logging.getLogger(__name__)
 
@@ -79,12 +78,10 @@ def store_papers(
         recorder.count(created=len({r.arxiv_id for r in records} - known), unchanged=len(known))
         return []
     with transaction.atomic():
-        counts, touched = papers_upsert(records=records)
-        if touched:
-            # On the strong evidence only (a shared co-author, a printed affiliation): the weaker is
-            # weighed once the papers are embedded (regroup_researchers_of), when their meaning is known;
-            # weighing it here too, without it, re-read most of the corpus's co-authors every page.
-            researchers_group_by_names(paper_ids=touched, weak_evidence=False)
+        # Grouped on the strong evidence only (a shared co-author, a printed affiliation): the weaker is
+        # weighed once the papers are embedded (regroup_researchers_of), when their meaning is known;
+        # weighing it here too, without it, re-read most of the corpus's co-authors every page.
+        counts, touched = papers_upsert(records=records, group_authors=True)
         recorder.count(created=counts.created, updated=counts.updated, unchanged=counts.unchanged)
         # Odd author strings never fail a page: the summary says how many names were mended or left out.
         for what, count in (

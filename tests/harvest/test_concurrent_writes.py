@@ -71,7 +71,7 @@ def test_an_on_demand_fetch_waits_for_the_oai_page_it_collides_with(
         started: list[Interrupted] = []
         try:
             oai = Interrupted(
-                "harvest.sweeps.common.researchers_group_by_names", "pause-after", OAI_COMMAND, flags=tmp_path
+                "harvest.sweeps.common.papers_upsert", "pause-after", OAI_COMMAND, flags=tmp_path
             )
             started.append(oai)
             oai.wait_until_paused()  # 1401.2122 and its two researchers written, not committed

@@ -1,7 +1,16 @@
 """Researcher identity from arXiv names alone: one normalised name, linked through shared co-authors."""
 
-import pytest
+import datetime
+import re
 
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from harvest.models import HarvestRun
+from harvest.records import PaperRecord
+from harvest.runs import RunRecorder
+from harvest.sweeps.common import store_papers
 from papers.models import Authorship, Paper
 from researchers.models import Researcher, ResearcherRedirect
 from researchers.names import normalise_name
@@ -110,3 +119,32 @@ def test_a_new_paper_joins_the_known_researcher_printing_the_same_affiliation(we
 
     assert researcher_of(new, "Wei Zhang") == researcher_of(known, "Wei Zhang")
     assert researcher_of(other, "Wei Zhang") != researcher_of(known, "Wei Zhang")
+
+
+def test_a_harvest_page_writes_each_new_authorship_once_with_its_researcher():
+    known = make_paper(authors=["Wei Zhang", "Ada Lovelace"])
+    researchers_group_by_names(paper_ids=[known.pk])
+    records = [
+        PaperRecord(arxiv_id="2501.00001", title="Weaving", published=datetime.date(2025, 5, 1),
+                    authors=("Ada Lovelace", "Wei Zhang", "Linus Loom", "ATLAS Collaboration")),
+        PaperRecord(arxiv_id="2501.00002", title="Warp", published=datetime.date(2025, 5, 2),
+                    authors=("Linus Loom", "Wei Zhang")),
+    ]  # fmt: skip
+    recorder = RunRecorder.start(HarvestRun.Source.ARXIV_OAI, {"test": "written once"})
+    with CaptureQueriesContext(connection) as queries:
+        first, second = Paper.objects.filter(pk__in=store_papers(recorder, records, {})).order_by("arxiv_id")
+
+    assert not [query for query in queries if re.match(r'\s*UPDATE "?papers_authorship', str(query["sql"]))]
+    assert researcher_of(first, "Wei Zhang") == researcher_of(known, "Wei Zhang")  # Ada, a co-author
+    assert researcher_of(first, "Ada Lovelace") == researcher_of(known, "Ada Lovelace")
+    assert researcher_of(first, "Linus Loom") == researcher_of(second, "Linus Loom")  # through Wei Zhang
+    assert researcher_of(second, "Wei Zhang") == researcher_of(known, "Wei Zhang")
+    team = Authorship.objects.get(paper=first, is_collaboration=True)
+    assert team.name == "ATLAS Collaboration" and team.researcher is None
+    assert Researcher.objects.filter(normalised_name="linus loom").count() == 1
+
+
+def test_unsaved_authorships_are_grouped_on_the_strong_evidence_only():
+    paper = make_paper(authors=["Wei Zhang"])
+    with pytest.raises(ValueError, match="strong evidence only"):
+        researchers_group_by_names(paper_ids=[], unsaved=[Authorship(paper=paper, position=2, name="A B")])
