@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import time
 
 import pytest
 
@@ -289,6 +290,10 @@ def test_another_oai_error_fails_the_run_naming_its_code(replay):
     assert summary.last_error.startswith("page 1: OAI-PMH error badArgument")
 
 
+def page_of(arxiv_id: str) -> int:
+    return next(number for number, ids in enumerate(PAGE_IDS, start=1) if arxiv_id in ids)
+
+
 def test_it_fetches_the_next_page_while_it_stores_this_one(replay, monkeypatch):
     """The request for page 2 (and arXiv's pause before it) overlaps the storing of page 1."""
     forget(ALL_IDS)
@@ -299,7 +304,7 @@ def test_it_fetches_the_next_page_while_it_stores_this_one(replay, monkeypatch):
     def store_once_page_two_is_asked_for(recorder, records, checkpoint):
         if not stored_pages:
             replay.wait_for(lambda seen: seen.query.get("resumptionToken") == FIRST_TOKEN, timeout=10)
-        stored_pages.append(checkpoint["page"])
+        stored_pages.extend(sorted({page_of(record.arxiv_id) for record in records}))
         return store(recorder, records, checkpoint)
 
     monkeypatch.setattr(sweeps_arxiv, "store_papers", store_once_page_two_is_asked_for)
@@ -313,3 +318,49 @@ def test_it_fetches_the_next_page_while_it_stores_this_one(replay, monkeypatch):
         FIRST_TOKEN,
         SECOND_TOKEN,
     ]
+
+
+def test_pages_waiting_when_a_transaction_starts_are_stored_in_it_together(replay, monkeypatch):
+    """A backlog served faster than it is stored: the pages that came while page 1 was being stored are
+    stored in one transaction, with the checkpoint of the last of them."""
+    forget(ALL_IDS)
+    three_pages(replay)
+    transactions = []
+    store = sweeps_arxiv.store_papers
+
+    def store_slowly_at_first(recorder, records, checkpoint):
+        if not transactions:  # the thread fetches and parses pages 2 and 3 meanwhile
+            replay.wait_for(lambda seen: seen.query.get("resumptionToken") == SECOND_TOKEN, timeout=10)
+            time.sleep(0.5)
+        transactions.append(([page_of(record.arxiv_id) for record in records], dict(checkpoint)))
+        return store(recorder, records, checkpoint)
+
+    monkeypatch.setattr(sweeps_arxiv, "store_papers", store_slowly_at_first)
+
+    summary = harvest()
+
+    assert (summary.state, summary.created) == ("succeeded", 7)
+    assert Paper.objects.filter(arxiv_id__in=ALL_IDS).count() == 7
+    assert len(transactions) == 2
+    assert [page for pages, _checkpoint in transactions for page in sorted(set(pages))] == [1, 2, 3]
+    assert transactions[-1][1] == {"resumption_token": None, "page": 3}
+
+
+def test_pages_that_come_apart_are_stored_apart(replay, monkeypatch, settings):
+    """A daily harvest's pages come arXiv's interval apart: each is stored, and checkpointed, alone."""
+    settings.ARXIV_MIN_INTERVAL_MS = 700
+    forget(ALL_IDS)
+    three_pages(replay)
+    checkpoints = []
+    store = sweeps_arxiv.store_papers
+
+    def store_and_note(recorder, records, checkpoint):
+        checkpoints.append((sorted({page_of(record.arxiv_id) for record in records}), checkpoint["page"]))
+        return store(recorder, records, checkpoint)
+
+    monkeypatch.setattr(sweeps_arxiv, "store_papers", store_and_note)
+
+    summary = harvest()
+
+    assert (summary.state, summary.created) == ("succeeded", 7)
+    assert checkpoints == [([1], 1), ([2], 2), ([3], 3)]
