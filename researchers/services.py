@@ -46,6 +46,8 @@ class _Components:
         return item
 
     def union(self, first: int, second: int) -> None:
+        if first == second:  # most calls: the first of its key joins itself, and finding it twice cost more
+            return
         root_first, root_second = self.find(first), self.find(second)
         if root_first != root_second:
             self.parent[max(root_first, root_second)] = min(root_first, root_second)
@@ -141,8 +143,9 @@ def researchers_group_by_names(
     researchers_in: dict[int, set[int]] = defaultdict(set)
     names_in: dict[int, set[str]] = defaultdict(set)
     for authorship_id, _paper_id, name, researcher_id, _affiliations in known_rows:
-        researchers_in[components.find(authorship_id)].add(researcher_id)
-        names_in[components.find(authorship_id)].add(name)
+        root = components.find(authorship_id)
+        researchers_in[root].add(researcher_id)
+        names_in[root].add(name)
     written_names: dict[int, Counter] = defaultdict(Counter)  # (normalised, as written)
     members: dict[int, list[int]] = defaultdict(list)
     for authorship_id, _paper_id, normalised, written, _affiliations in unmatched_rows:
