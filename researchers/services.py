@@ -219,7 +219,14 @@ def _sharing_strong_evidence(
         for coauthor in coauthors[paper_id] - {name}
     }
     names = {row[2] for row in unmatched_rows}
-    affiliated = known.filter(normalised_name__any_of=names).exclude(affiliations=[])
+    # One row of each researcher, name and affiliation list: the others are one group already and print
+    # nothing more (37,375 rows became 6,755 on four pages at 100,000 papers).
+    affiliated = (
+        known.filter(normalised_name__any_of=names)
+        .exclude(affiliations=[])
+        .order_by("researcher_id", "normalised_name", "affiliations", "id")
+        .distinct("researcher_id", "normalised_name", "affiliations")
+    )
     columns = ("id", "paper_id", "normalised_name", "researcher_id", "affiliations")
     rows = {row[0]: row for row in affiliated.values_list(*columns)}
     for row in Researcher.objects.from_arxiv_names_alone().one_authorship_for_each_coauthor_pair(pairs):

@@ -121,6 +121,23 @@ def test_a_new_paper_joins_the_known_researcher_printing_the_same_affiliation(we
     assert researcher_of(other, "Wei Zhang") != researcher_of(known, "Wei Zhang")
 
 
+def test_every_affiliation_a_known_researcher_printed_joins_them_not_only_their_first():
+    """The grouping reads one authorship of each researcher, name and affiliation list: one of the lists,
+    printed on the researcher's last paper only, must still join a new paper to them."""
+    papers = [make_paper(authors=["Wei Zhang", "Ada Lovelace"]) for _ in range(3)]
+    printed = ["Loom Institute", "Loom Institute", "Shuttle University"]
+    for paper, affiliation in zip(papers, printed, strict=True):
+        _print_affiliation(paper, "Wei Zhang", affiliation)
+    researchers_group_by_names(paper_ids=[paper.pk for paper in papers], weak_evidence=False)
+    assert len({researcher_of(paper, "Wei Zhang") for paper in papers}) == 1
+
+    new = make_paper(authors=["Wei Zhang", "Alan Turing"])  # no co-author in common
+    _print_affiliation(new, "Wei Zhang", "Shuttle University")
+    researchers_group_by_names(paper_ids=[new.pk], weak_evidence=False)
+
+    assert researcher_of(new, "Wei Zhang") == researcher_of(papers[0], "Wei Zhang")
+
+
 def test_a_harvest_page_writes_each_new_authorship_once_with_its_researcher():
     known = make_paper(authors=["Wei Zhang", "Ada Lovelace"])
     researchers_group_by_names(paper_ids=[known.pk])
