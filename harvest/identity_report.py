@@ -28,6 +28,7 @@ from papers.models import Authorship
 from papers.services import papers_embed
 from researchers.models import Researcher
 from researchers.names import normalise_name
+from researchers.querysets import made_from_arxiv_names_alone
 from researchers.services import researchers_group_by_names
 
 EVALUATION = Path(__file__).resolve().parent.parent / "researchers" / "evaluation"
@@ -195,9 +196,7 @@ def demo_regrouped(*, weak_evidence: bool, common_names: int = 8) -> Regrouping:
     with transaction.atomic():
         lock_paper_writes()
         Authorship.objects.filter(
-            normalised_name__in=names,
-            researcher__openalex_id__isnull=True,
-            researcher__s2_id__isnull=True,
+            made_from_arxiv_names_alone("researcher__"), normalised_name__in=names
         ).update(researcher=None)
         researchers_group_by_names(names=names, weak_evidence=weak_evidence)
         regrouping = Regrouping(same_name_pairwise(), _researchers_per_name(names))

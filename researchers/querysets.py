@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 MAX_NAME_WORDS = 6  # of a name filter; more is no name
 
 
+def made_from_arxiv_names_alone(path: str = "") -> Q:
+    """The researchers the grouping by names may make, join and take apart: those linked to neither
+    OpenAlex nor Semantic Scholar, known from arXiv's names alone. `path` leads to the researcher from
+    another model ("researcher__" from an authorship)."""
+    return Q(**{f"{path}openalex_id__isnull": True, f"{path}s2_id__isnull": True})
+
+
 class CoauthorPairRow(NamedTuple):
     id: int
     paper_id: int
@@ -135,7 +142,7 @@ class ResearcherQuerySet(models.QuerySet):
 
     def from_arxiv_names_alone(self) -> ResearcherQuerySet:
         """Researchers grouped from arXiv's names only: linked to neither OpenAlex nor Semantic Scholar."""
-        return self.filter(openalex_id__isnull=True, s2_id__isnull=True)
+        return self.filter(made_from_arxiv_names_alone())
 
     def one_authorship_for_each_coauthor_pair(
         self, pairs: Iterable[tuple[str, str]]

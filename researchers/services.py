@@ -29,6 +29,7 @@ from researchers.evidence import (
 )
 from researchers.models import RemovedResearcher, Researcher, ResearcherRedirect
 from researchers.names import normalise_name
+from researchers.querysets import made_from_arxiv_names_alone
 
 
 class _Components:
@@ -51,10 +52,6 @@ class _Components:
         root_first, root_second = self.find(first), self.find(second)
         if root_first != root_second:
             self.parent[max(root_first, root_second)] = min(root_first, root_second)
-
-
-def _local_researchers() -> Q:
-    return Q(researcher__openalex_id__isnull=True, researcher__s2_id__isnull=True)
 
 
 @transaction.atomic
@@ -101,7 +98,9 @@ def researchers_group_by_names(
     coauthors = _coauthors_on(stored_papers)
     for authorship in people_unsaved.values():
         coauthors[authorship.paper_id].add(authorship.normalised_name)
-    known = Authorship.objects.filter(_local_researchers(), researcher__isnull=False).order_by()
+    known = Authorship.objects.filter(
+        made_from_arxiv_names_alone("researcher__"), researcher__isnull=False
+    ).order_by()
     if weak_evidence:
         names |= _initials_variants(names)  # their researchers may be the same people
         # The weak evidence weighs every group of these names, with all its co-authors.

@@ -16,6 +16,7 @@ from harvest.records import PaperRecord, ParsedAuthor
 from harvest.runs import lock_key
 from papers.models import Authorship, Paper, paper_slug
 from researchers.names import normalise_name
+from researchers.querysets import made_from_arxiv_names_alone
 from researchers.services import researchers_group_by_names
 
 _TEXT_FOR_EMBEDDING = ("title", "abstract")
@@ -204,9 +205,7 @@ def researchers_regroup_of(*, paper_ids: list[int]) -> int:
         lock_paper_writes()
         names = set(
             Authorship.objects.people()
-            .filter(
-                paper_id__in=paper_ids, researcher__openalex_id__isnull=True, researcher__s2_id__isnull=True
-            )
+            .filter(made_from_arxiv_names_alone("researcher__"), paper_id__in=paper_ids)
             .values_list("normalised_name", flat=True)
         )
         return researchers_group_by_names(names=names) if names else 0
