@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from django.db import connections, router
 from django.db.models import GeneratedField, Model
@@ -19,7 +20,18 @@ def copy_create(objects: Sequence[Model]) -> None:
     PostgreSQL spends storing the rows. COPY sends the values as they are. As with bulk_create, no signal
     is sent and no save() runs; each field's own pre-save (auto_now_add, defaults) does.
     """
+    with copy_creating(objects):
+        pass
+
+
+@contextmanager
+def copy_creating(objects: Sequence[Model]) -> Iterator[None]:
+    """copy_create, with a block that runs while PostgreSQL stores the rows: the objects have their ids
+    and the rows are sent before it, and the COPY ends (raising what went wrong) after it. The block is for
+    work in Python and must not use the connection. A harvest page builds its authorships while its
+    papers' full-text vectors and indexes are written."""
     if not objects:
+        yield
         return
     model = type(objects[0])
     meta = model._meta
@@ -43,10 +55,12 @@ def copy_create(objects: Sequence[Model]) -> None:
         # A field whose class keeps Field.pre_save stores its attribute as it is, and None is NULL for
         # every field: reading those directly made building a harvest page's rows about a third cheaper.
         readers = [(field, field.attname, type(field).pre_save is not Field.pre_save) for field in stored]
-        with cursor.copy(statement) as copy:
+        # COPY is psycopg's own: wrapping it makes a refused row Django's IntegrityError, as any query's is.
+        with connection.wrap_database_errors, cursor.copy(statement) as copy:
             for instance in objects:
                 row = []
                 for field, attname, own_pre_save in readers:
                     value = field.pre_save(instance, add=True) if own_pre_save else getattr(instance, attname)
                     row.append(None if value is None else field.get_db_prep_save(value, connection))
                 copy.write_row(row)
+            yield

@@ -1,13 +1,13 @@
-"""core.bulk.copy_create: many new rows by COPY, read back exactly as the ORM would have stored them."""
+"""core.bulk.copy_create and copy_creating: many new rows by COPY, read back as the ORM would store them."""
 
 import datetime
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from analysis.models import PaperAnalysis
-from core.bulk import copy_create
+from core.bulk import copy_create, copy_creating
 from papers.models import Authorship, Paper
 
 pytestmark = pytest.mark.django_db
@@ -85,3 +85,31 @@ def test_a_model_whose_key_is_no_sequence_is_refused():
     with pytest.raises(ValueError, match="not taken from a sequence"):
         copy_create([PaperAnalysis(paper=paper)])
     assert not PaperAnalysis.objects.exists()
+
+
+def test_the_block_of_copy_creating_sees_the_ids_and_the_rows_are_stored_after_it():
+    papers = [
+        Paper(arxiv_id=f"2603.0000{n}", title="t", published=datetime.date(2026, 3, 1)) for n in range(2)
+    ]
+    with copy_creating(papers):
+        seen_ids = [paper.pk for paper in papers]
+    assert all(seen_ids)
+    assert sorted(Paper.objects.values_list("pk", flat=True)) == sorted(seen_ids)
+
+
+def test_an_error_in_the_block_of_copy_creating_stores_none_of_the_rows():
+    papers = [Paper(arxiv_id="2603.00010", title="t", published=datetime.date(2026, 3, 1))]
+    failure = pytest.raises(RuntimeError, match="building the authorships failed")
+    with failure, transaction.atomic(), copy_creating(papers):
+        raise RuntimeError("building the authorships failed")
+    assert not Paper.objects.exists()
+
+
+def test_a_row_the_table_refuses_raises_when_copy_creating_ends():
+    Paper.objects.create(arxiv_id="2603.00020", title="t", published=datetime.date(2026, 3, 1))
+    duplicate = [Paper(arxiv_id="2603.00020", title="again", published=datetime.date(2026, 3, 1))]
+    block_ran = False
+    with pytest.raises(IntegrityError), transaction.atomic(), copy_creating(duplicate):
+        block_ran = True
+    assert block_ran
+    assert list(Paper.objects.values_list("title", flat=True)) == ["t"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 
 from django.db import connection, transaction
 
-from core.bulk import copy_create
+from core.bulk import copy_create, copy_creating
 from harvest.parsers.authors import authors_from_names
 from harvest.records import PaperRecord, ParsedAuthor
 from harvest.runs import lock_key
@@ -113,10 +113,10 @@ def papers_upsert(
                 authorships_replace(paper=paper, authors=authors)
             counts.updated += 1
             touched.append(paper.pk)
-        copy_create([paper for paper, _authors in new_papers])
-        authorships = [
-            authorship for paper, authors in new_papers for authorship in _new_authorships(paper, authors)
-        ]
+        with copy_creating([paper for paper, _authors in new_papers]):
+            authorships = [
+                authorship for paper, authors in new_papers for authorship in _new_authorships(paper, authors)
+            ]
         if group_authors and (touched or authorships):
             researchers_group_by_names(paper_ids=touched, weak_evidence=False, unsaved=authorships)
         copy_create(authorships)
