@@ -24,22 +24,20 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchQuery
 from django.core.cache import cache
 from django.db.models import BooleanField, ExpressionWrapper, Q
-from django.utils.text import Truncator
 
 from institutions.models import Institution
 from papers.models import Authorship, Paper
 from papers.querysets import PaperQuerySet
 from papers.search import keyword_index
 from papers.search.query import Filters, Mode, ParsedQuery, Sort
-from papers.search.querysets import highlight_query, iterative_index_scan, words_query
-from papers.search.snippets import Snippet
+from papers.search.querysets import iterative_index_scan, words_query
+from papers.search.snippets import Highlighter, Snippet
 from papers.search.vectors import query_vector
 from researchers.models import Researcher
 
 RRF_K = 60  # reciprocal rank fusion's constant: 1 / (60 + rank), as in Cormack et al. (2009)
 PEOPLE_SHOWN = 5
 INSTITUTIONS_SHOWN = 3
-BROWSE_SNIPPET_WORDS = 40
 AUTHORS_SHOWN = 8  # the rest are counted: "and 2,990 more"
 RECENT_PAPERS_TTL = 600  # seconds
 BROWSE_COUNT_CAP = 10_000  # a list of filters alone (author:, cat:) counts its papers up to this many
@@ -361,14 +359,12 @@ def _hits(page: list[RankedPaper], query: ParsedQuery) -> list[PaperHit]:
     papers = Paper.objects.filter(pk__in=[entry.paper_id for entry in page]).defer(
         "embedding", "search_vector"
     )
-    highlight = highlight_query(query.topic_terms)
-    if highlight is not None:
-        papers = papers.with_snippets(highlight)
     if full is not None:
         papers = papers.annotate(
             matches_words=ExpressionWrapper(Q(search_vector=full), output_field=BooleanField())
         )
     by_id = {paper.pk: paper for paper in papers}
+    highlighter = Highlighter.for_terms(query.topic_terms)
     authors: dict[int, list[HitAuthor]] = defaultdict(list)
     # Plain rows, not model instances: a page has a hundred or more authorships.
     for paper_id, *author in Authorship.objects.first_of(list(by_id), AUTHORS_SHOWN).values_list(
@@ -383,12 +379,10 @@ def _hits(page: list[RankedPaper], query: ParsedQuery) -> list[PaperHit]:
         paper = by_id.get(entry.paper_id)
         if paper is None:  # deleted between the two queries
             continue
-        if highlight is not None:
-            title = Snippet.from_marked(paper.title_marked)
-            snippet = Snippet.from_marked(paper.snippet_marked).within(paper.abstract)
+        if highlighter is not None:
+            title, snippet = highlighter.title(paper.title), highlighter.passages(paper.abstract)
         else:
-            title = Snippet.plain(paper.title)
-            snippet = Snippet.plain(Truncator(paper.abstract).words(BROWSE_SNIPPET_WORDS, truncate=" …"))
+            title, snippet = Snippet.plain(paper.title), Snippet.opening(paper.abstract)
         hits.append(
             PaperHit(
                 paper=paper,

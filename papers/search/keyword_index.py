@@ -198,11 +198,17 @@ def search(query: ParsedQuery, *, limit: int) -> KeywordMatches | None:
     return KeywordMatches(ids, [score for score, _address in found.hits], found.count or 0)
 
 
+def paper_words(text: str) -> list[tantivy.Token]:
+    """A title's or abstract's words as they are indexed: stems with their positions (stop words leave
+    gaps) and the characters each was read from."""
+    return _ANALYSERS[WORDS].pre_tokenize(text).tokens
+
+
 def _tokens(field: str, text: str) -> list[tuple[int, str]]:
     """The text's terms as the field indexes them, with their positions (stop words leave gaps)."""
-    analyser = _ANALYSERS[_FIELD_ANALYSER[field]]
-    raw = _ANALYSERS[NAMES].analyze(text)  # every word, lower-cased: the positions
-    return [(place, terms[0]) for place, word in enumerate(raw) if (terms := analyser.analyze(word))]
+    return [
+        (token.position, token.text) for token in _ANALYSERS[_FIELD_ANALYSER[field]].pre_tokenize(text).tokens
+    ]
 
 
 def _term_query(term: Term) -> tantivy.Query | None:

@@ -11,7 +11,7 @@ from functools import reduce
 from typing import Self
 
 import numpy as np
-from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
+from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection, models, transaction
 from django.db.models import F
 from pgvector.django import CosineDistance
@@ -19,10 +19,6 @@ from pgvector.django import CosineDistance
 from analysis.models import PaperTopic  # topic: filters on it; analysis.models imports no papers module
 from papers.search.query import Clause, Field, Filters, Term
 
-# Private-use characters mark highlighted words in ts_headline output; papers.search.snippets turns them
-# into <mark> after escaping everything else (harvested text may hold HTML).
-MARK_START = "\ue000"
-MARK_END = "\ue001"
 # ts_rank's weights for D, C, B, A: a word in the title counts most, then the abstract, then author names.
 RANK_WEIGHTS = [0.1, 0.2, 0.4, 1.0]
 RANK_NORMALISATION = 1  # divide by 1 + log(length): a long abstract does not win by repetition alone
@@ -44,12 +40,6 @@ def words_query(clauses: Iterable[Clause], excluded: Iterable[Term] = ()) -> Sea
     parts = [reduce(operator.or_, map(term_query, clause.alternatives)) for clause in clauses]
     parts += [~term_query(term) for term in excluded]
     return reduce(operator.and_, parts) if parts else None
-
-
-def highlight_query(terms: Iterable[Term]) -> SearchQuery | None:
-    """Any of the terms, without fields: every word of the query is marked wherever it occurs."""
-    parts = [term_query(Term(term.text, phrase=term.phrase)) for term in terms]
-    return reduce(operator.or_, parts) if parts else None
 
 
 class PaperSearchQuerySet(models.QuerySet):
@@ -133,26 +123,6 @@ class PaperSearchQuerySet(models.QuerySet):
             self.filter(embedding__isnull=False)
             .annotate(distance=CosineDistance("embedding", vector))
             .order_by("distance")
-        )
-
-    def with_snippets(self, query: SearchQuery) -> Self:
-        """Annotates `title_marked` and `snippet_marked`: the title and the best passages of the abstract
-        with the query's words between MARK_START and MARK_END (ts_headline)."""
-        return self.annotate(
-            title_marked=SearchHeadline(
-                "title", query, config="english", start_sel=MARK_START, stop_sel=MARK_END, highlight_all=True
-            ),
-            snippet_marked=SearchHeadline(
-                "abstract",
-                query,
-                config="english",
-                start_sel=MARK_START,
-                stop_sel=MARK_END,
-                max_words=24,
-                min_words=12,
-                max_fragments=2,
-                fragment_delimiter=" … ",
-            ),
         )
 
 

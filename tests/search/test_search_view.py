@@ -67,7 +67,7 @@ def test_it_marks_matched_words_and_escapes_everything_else(client):
         f"&lt;script&gt;alert(1)&lt;/script&gt; <mark>{WORD}</mark> &amp; &lt;b&gt;bold&lt;/b&gt; claims"
         in html
     )
-    assert f"… abstract with &lt;img src=x onerror=alert(2)&gt; and the word <mark>{WORD}</mark>" in html
+    assert f"An abstract with &lt;img src=x onerror=alert(2)&gt; and the word <mark>{WORD}</mark>." in html
     assert "<script>alert(1)" not in html and "<img src=x" not in html
 
 
@@ -322,9 +322,9 @@ def test_it_runs_a_fixed_number_of_queries(client, django_assert_max_num_queries
         make_paper(title=f"Grace Zorblaxian paper {number}", authors=[grace, "Ada Lovelace", "Alan Turing"])
     client.get("/search", {"q": "Grace Zorblaxian"})  # caches where the recent papers begin (2 queries)
     # 1 keyword candidates ranked, 2 HNSW scan settings, 3 nearest papers by embedding, 4 the page's papers
-    # with snippets, 5 their authorships and researchers, 6 whether a researcher's name starts with the
-    # words, 7 those researchers, 8 their identity summaries (papers, years, fields, co-author,
-    # institution), 9 institutions by name
+    # (their snippets are made in Python), 5 their authorships and researchers, 6 whether a researcher's
+    # name starts with the words, 7 those researchers, 8 their identity summaries (papers, years, fields,
+    # co-author, institution), 9 institutions by name
     with django_assert_max_num_queries(9):
         response = client.get("/search", {"q": "Grace Zorblaxian"})
     assert len(hits(response)) == 20
