@@ -100,8 +100,10 @@ class Highlighter:
         return cls(tuple(dict.fromkeys(stems))) if stems else None
 
     @cached_property
-    def _candidates(self) -> re.Pattern[str]:
-        """Where a word starts that may stem to a term's first word."""
+    def _beginnings(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        """How the words that may stem to a term's first word begin: as a pattern for the lower-cased
+        text (quick: a literal search) and one ignoring case, for a text whose lower-casing changes its
+        length ("İ"), where the lower-cased text's places are not the text's."""
         beginnings = set()
         for term in self.terms:
             stem = term[0][1]
@@ -109,7 +111,7 @@ class Highlighter:
             if stem in _NOT_BEGINNING:
                 beginnings.add(_NOT_BEGINNING[stem])
         alternatives = "|".join(map(re.escape, sorted(beginnings, key=len, reverse=True)))
-        return re.compile(rf"(?<![^\W_])(?:{alternatives})", re.IGNORECASE)
+        return re.compile(alternatives), re.compile(alternatives, re.IGNORECASE)
 
     def title(self, text: str) -> Snippet:
         """The whole text with every match marked."""
@@ -122,18 +124,15 @@ class Highlighter:
         matches = self._matches(text)
         if not matches:
             return Snippet.opening(text)
-        windows = sorted(
-            {_around(text, match) for match in matches},
-            key=lambda window: _score(window, matches),
-            reverse=True,
-        )
+        # Passages are chosen by their matches, then made to begin and end with whole words.
+        windows = {_window(len(text), match): match for match in matches}
         chosen: list[tuple[int, int]] = []  # (start, end) in characters
-        for window in windows:
+        for window in sorted(windows, key=lambda window: _score(window, matches), reverse=True):
             if not any(window[0] < end and start < window[1] for start, end in chosen):
                 chosen.append(window)
                 if len(chosen) == PASSAGES:
                     break
-        chosen.sort()
+        chosen = sorted(_whole_words(text, window, windows[window]) for window in chosen)
         passages = [chosen[0]]
         for start, end in chosen[1:]:
             # Passages a few words apart read better as one than with " … " standing for those words.
@@ -155,17 +154,21 @@ class Highlighter:
 
     def _matches(self, text: str) -> list[_Match]:
         """Every place a term matches, in the text's order; overlapping matches keep the first."""
+        lower_case, any_case = self._beginnings
+        lowered = text.lower()
+        candidates = lower_case.finditer(lowered) if len(lowered) == len(text) else any_case.finditer(text)
         matches: list[_Match] = []
-        for candidate in self._candidates.finditer(text):
-            if matches and candidate.start() < matches[-1].end:
-                continue
-            word = _WORD.match(text, candidate.start())
+        for candidate in candidates:
+            start = candidate.start()
+            if (start and text[start - 1].isalnum()) or (matches and start < matches[-1].end):
+                continue  # inside a word, or inside the match before
+            word = _WORD.match(text, start)
             if word is None:  # a mark the index counts as a letter and Python does not (Devanagari's ि)
                 continue
             stem = _stem(word.group())
             for number, term in enumerate(self.terms):
                 if term[0][1] == stem and (end := _phrase_end(text, word, term)) is not None:
-                    matches.append(_Match(word.start(), end, number))
+                    matches.append(_Match(start, end, number))
                     break
         return matches
 
@@ -201,12 +204,16 @@ def _phrase_end(text: str, first: re.Match[str], term: tuple[tuple[int, str], ..
     return None
 
 
-def _around(text: str, match: _Match) -> tuple[int, int]:
-    """About PASSAGE_CHARACTERS of the text centred on a match (shifted back at the text's end), from
-    the start of a word to the end of one."""
+def _window(length: int, match: _Match) -> tuple[int, int]:
+    """About PASSAGE_CHARACTERS of a text of this length centred on a match (shifted back at its end)."""
     width = max(PASSAGE_CHARACTERS, match.end - match.start)
-    start = max(0, min(match.start - (width - (match.end - match.start)) // 2, len(text) - width))
-    end = min(len(text), start + width)
+    start = max(0, min(match.start - (width - (match.end - match.start)) // 2, length - width))
+    return start, min(length, start + width)
+
+
+def _whole_words(text: str, window: tuple[int, int], match: _Match) -> tuple[int, int]:
+    """The window, holding the match, from the start of a word to the end of one."""
+    start, end = window
     if 0 < start < match.start and text[start - 1].isalnum() and text[start].isalnum():
         start = _WORD.match(text, start).end()  # inside a word: from the next one
     if start < match.start:
