@@ -36,6 +36,11 @@ def test_a_word_is_found_only_where_a_word_starts_and_through_snowballs_exceptio
     assert marked.marked_words == ("learning", "lying", "lies")
 
 
+def test_a_text_whose_lower_casing_changes_its_length_is_marked_in_the_right_places():
+    text = "İstanbul workshop on LEARNING; learning again"  # "İ" lower-cases to two characters
+    assert highlighter(Term("learning")).title(text).marked_words == ("LEARNING", "learning")
+
+
 def test_a_phrase_is_marked_only_where_its_words_follow_one_another():
     marked = highlighter(Term("neural network", phrase=True)).title(
         "Neural networks, a neural model and a network of neural units; neural network"
