@@ -443,7 +443,7 @@ PAGE_FIGURES_TTL = env_int("PAGE_FIGURES_TTL", 600, minimum=0)
 # Search (papers/search). Queries longer than SEARCH_MAX_QUERY_LENGTH characters are cut there. Keyword
 # relevance is ranked over the newest SEARCH_KEYWORD_CANDIDATES matches (ranking every match of a common
 # word would read most of the corpus), found among the newest SEARCH_KEYWORD_RECENT_PAPERS papers first
-# when enough of them match. SEARCH_HNSW_EF_SEARCH is pgvector's candidate list per scan.
+# when enough of them match.
 SEARCH_MAX_QUERY_LENGTH = env_int("SEARCH_MAX_QUERY_LENGTH", 500, minimum=20)
 SEARCH_PAGE_SIZE = 20
 SEARCH_KEYWORD_CANDIDATES = env_int("SEARCH_KEYWORD_CANDIDATES", 500, minimum=100)
@@ -455,12 +455,18 @@ SEARCH_HYBRID_DEPTH = 100  # each of the keyword and semantic lists fused for hy
 # all-MiniLM-L6-v2, papers on the topic of a query lie within about 0.7, while for a name or a nonsense
 # word even the nearest paper is 0.74 or more away.
 SEARCH_HYBRID_MAX_DISTANCE = 0.72
-SEARCH_HNSW_EF_SEARCH = env_int("SEARCH_HNSW_EF_SEARCH", 100, minimum=10)
+# SEARCH_HNSW_EF_SEARCH is pgvector's candidate list per HNSW scan. At a million papers, 300 probes against
+# an exact scan in fresh m 16 graphs: 100 left 2-5 probes of a graph with none of their true ten (the walk
+# never reached their family of near-copies), 200 left 1-2, 300 none in the two graphs measured at it,
+# for about 4 ms more than 100 warm (bench/results/hnsw-recall-1000000.json; README: one graph of three
+# stranded 2 probes even at 400).
+SEARCH_HNSW_EF_SEARCH = env_int("SEARCH_HNSW_EF_SEARCH", 300, minimum=10)
 # A filtered walk hands rows back in relaxed order, batch by batch, so the first to pass the filters are
 # not always the nearest; a longer candidate list orders each batch better. At a million papers with
-# cs.LG, 100 left one query with 7 of its true 10, 200 with 8 (mean 0.983 -> 0.987) for 1-2 ms more, and
-# a filter keeping 1% of the papers did not slow (bench/results/search+pages-1000000.json, README).
-SEARCH_HNSW_FILTERED_EF_SEARCH = env_int("SEARCH_HNSW_FILTERED_EF_SEARCH", 200, minimum=10)
+# cs.LG, the worst of the 30 bench queries kept 7, 8, 7, 8 of its true 10 at 100, 200, 300, 400, and all
+# 10 at 600, for about 3.5 ms more than 300 (p50 8.1 -> 11.8 ms); a filter keeping 1% of the papers did
+# not slow (README, Performance).
+SEARCH_HNSW_FILTERED_EF_SEARCH = env_int("SEARCH_HNSW_FILTERED_EF_SEARCH", 600, minimum=10)
 # Keyword relevance is BM25 over every paper in a tantivy index under var/ (papers/search/keyword_index.py),
 # kept in step by the embedding and rebuilt by `manage.py build_keyword_index`. While it is missing, or more
 # than SEARCH_KEYWORD_INDEX_MAX_MISSING_PERCENT of the papers are not in it, keyword search ranks the newest
