@@ -188,10 +188,10 @@ class ResearcherQuerySet(models.QuerySet):
         profile left without papers. An EXISTS probe of the authorship index per row of a page."""
         return self.filter(Exists(Authorship.objects.people().filter(researcher=OuterRef("pk"))))
 
-    def named(self, text: str) -> ResearcherQuerySet:
+    def named(self, text: str, *, alike: bool = True) -> ResearcherQuerySet:
         """Researchers whose name has a word starting with each word of `text`, in any order and any
         spelling ("zhao d" finds Dan Zhao and Zhao Dan, "weft" finds Zoë Weftmaker); only when no name
-        reads so, the names alike by trigrams, for a typo ("grace hoper"). The one name filter of
+        reads so, and `alike`, the names alike by trigrams, for a typo ("grace hoper"). The one name filter of
         /researchers?q= and /api/researchers?name=. Which of the two is decided by a query of its own:
         one filter that held both (an OR) made PostgreSQL walk every name in order instead of reading the
         few matches from the trigram index (500 ms instead of 2 for "yang liu" in the demo corpus)."""
@@ -204,7 +204,7 @@ class ResearcherQuerySet(models.QuerySet):
             starting = starting.filter(normalised_name__regex=rf"(^| ){word}")
         if starting.exists():
             return starting
-        return self.filter(normalised_name__trigram_similar=normalised)
+        return self.filter(normalised_name__trigram_similar=normalised) if alike else self.none()
 
     def alike_first(self, text: str) -> ResearcherQuerySet:
         """The exact name first, then the most similar (trigram similarity), then the oldest id."""

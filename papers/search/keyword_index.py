@@ -198,6 +198,19 @@ def search(query: ParsedQuery, *, limit: int) -> KeywordMatches | None:
     return KeywordMatches(ids, [score for score, _address in found.hits], found.count or 0)
 
 
+def every_word_common(text: str, *, share: float) -> bool:
+    """Whether each word of `text` is in the title or abstract of at least `share` of the papers; False
+    when the index cannot say (missing or stale) or `text` has no word it indexes."""
+    if state() != "ok" or (index := _open()) is None:
+        return False
+    words = {word for _position, word in _tokens("abstract", text)}
+    searcher = index.searcher()
+    least = share * searcher.num_docs
+    return bool(words) and all(
+        max(searcher.doc_freq("title", word), searcher.doc_freq("abstract", word)) >= least for word in words
+    )
+
+
 def paper_words(text: str) -> list[tantivy.Token]:
     """A title's or abstract's words as they are indexed: stems with their positions (stop words leave
     gaps) and the characters each was read from."""

@@ -13,7 +13,7 @@ from papers.models import Paper, paper_slug
 from papers.search import engine, keyword_index
 from papers.search.query import Filters, Mode, parse
 from papers.services import papers_embed
-from tests.factories import make_paper, next_arxiv_id
+from tests.factories import make_paper, make_researcher, next_arxiv_id
 
 pytestmark = pytest.mark.django_db
 
@@ -126,6 +126,36 @@ def test_hostile_text_is_words_to_the_index_never_its_query_syntax(index_dir):
     for text in ['title:"(parsing" AND -^2 *', "parsing OR ) ] } ~ :: \\", "' OR 1=1; --", "☃ 𝟘 ☃"]:
         results = engine.run(parse(text, mode=Mode.KEYWORD))
         assert results.strategy == "keyword"
+
+
+def test_a_word_is_common_when_enough_titles_or_abstracts_hold_it(index_dir):
+    assert not keyword_index.every_word_common("tilings", share=0.1)  # no index yet: it cannot say
+    for number in range(10):
+        make_paper(title=f"Tilings, part {number}", abstract="Aperiodic tilings of the plane.")
+    make_paper(title="Looms", abstract="Quasicrystal looms.")
+    build()
+    assert keyword_index.every_word_common("aperiodic tilings", share=0.5)  # in 10 of 11 papers
+    assert keyword_index.every_word_common("Tiling", share=0.5)  # as the index reads words: stems
+    assert not keyword_index.every_word_common("aperiodic quasicrystal", share=0.5)  # one is rare
+    assert not keyword_index.every_word_common("zorblaxain", share=0.0001)  # in no paper
+    assert not keyword_index.every_word_common("of the", share=0.0)  # stop words: no word it indexes
+
+
+def test_names_alike_are_looked_for_only_when_a_word_could_be_a_misspelt_name(index_dir):
+    lookalike = make_researcher("Quasicrystel Smith")  # no word starts "quasicrystal": alike by trigrams
+    grace = make_researcher("Grace Zorblaxian")
+    make_paper(title="Woven tilings", authors=[lookalike, grace])
+    for number in range(3):
+        make_paper(title=f"Quasicrystal tilings, part {number}")
+
+    def people(text: str) -> list:
+        return engine.run(parse(text, mode=Mode.KEYWORD)).researchers
+
+    assert people("quasicrystal") == [lookalike]  # without the index nobody can tell it is common
+    build()
+    assert people("quasicrystal") == []  # in 3 of the 4 papers: a topic
+    assert people("grace zorblaxain") == [grace]  # a word no paper holds: a typo is looked for
+    assert people("author:quasicrystal") == [lookalike]  # asked for as a name
 
 
 def test_without_an_index_keyword_search_ranks_with_postgresql_and_readyz_says_so(index_dir, client):
