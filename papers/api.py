@@ -29,7 +29,7 @@ ARXIV_ID_DESCRIPTION = (
     "An arXiv id in any form: 2201.12423, 2201.12423v2, arXiv:2201.12423, astro-ph/9901001."
 )
 ArxivIdPath = Path[str, {"description": ARXIV_ID_DESCRIPTION}]
-MAX_SIMILAR = 25  # below pgvector's default hnsw.ef_search (40), so the index returns every one asked for
+MAX_SIMILAR = 25
 
 
 class AuthorOut(Schema):
@@ -280,7 +280,7 @@ def paper_similar(
 ) -> dict[str, object]:
     """The nearest papers by meaning (embeddings of title and abstract): a ranking, not a paginated list."""
     paper = paper_or_404(arxiv_id, Paper.objects.only("pk", "arxiv_id", "embedding"))
-    results = list(Paper.objects.similar_to(paper).for_records()[:limit])
+    results = Paper.objects.for_records().most_similar_to(paper, count=limit)
     return {"arxiv_id": paper.arxiv_id, "count": len(results), "results": results}
 
 

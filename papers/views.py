@@ -48,7 +48,7 @@ def paper_detail(request: HttpRequest, arxiv_id: str, slug: str | None = None) -
         "references_total": references[0].total_count if references else 0,
         "citations": citations,
         "citations_total": citations[0].total_count if citations else 0,
-        "similar": list(Paper.objects.similar_to(paper).for_lists()[:SIMILAR_PAPERS_SHOWN]),
+        "similar": Paper.objects.for_lists().most_similar_to(paper, count=SIMILAR_PAPERS_SHOWN),
         "closest_earlier": Paper.objects.for_lists().closest_earlier_of(paper),
         "topics": Topic.objects.of_paper(paper),
         "bibtex": bibtex_entry(paper),

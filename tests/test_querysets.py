@@ -36,6 +36,25 @@ def test_it_ranks_similar_papers_by_embedding_and_leaves_out_the_paper_itself():
     assert not Paper.objects.similar_to(make_paper()).exists()  # no embedding yet: nothing to compare
 
 
+def near(seed: int, offset: int, weight: float) -> np.ndarray:
+    vector = unit(seed) + weight * unit(offset)
+    return vector / np.linalg.norm(vector)
+
+
+def test_the_most_similar_list_is_full_though_gone_rows_hold_places_in_the_index():
+    anchor = make_paper(embedding=unit(1))
+    kept = [make_paper(embedding=near(1, 1000 + n, 0.6)) for n in range(10)]
+    # Nearer still, and gone: their index entries stay until a vacuum and take the walk's candidates.
+    Paper.objects.filter(pk__in=[make_paper(embedding=near(1, 2000 + n, 0.2)).pk for n in range(45)]).delete()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # on a table this small PostgreSQL would sort it
+        cursor.execute("SET LOCAL hnsw.ef_search = 40")
+    assert len(list(Paper.objects.similar_to(anchor)[:10])) < 10  # the plain walk, the control
+
+    found = Paper.objects.most_similar_to(anchor, count=10)
+    assert found == sorted(kept, key=lambda paper: -float(np.dot(paper.embedding, unit(1))))
+
+
 def test_it_finds_papers_by_the_institution_of_their_authors():
     institution = Institution.objects.create(name="University of Woven Studies", ror_id="042nb2s44")
     member = make_researcher("Grace Hopper")

@@ -195,6 +195,6 @@ def test_its_lists_and_details_run_a_fixed_number_of_queries(client, django_asse
     # 1 the paper's key, 2 count, 3 the page of citing papers, 4 their authorships
     with django_assert_max_num_queries(4):
         assert client.get(f"/api/papers/{papers[0].arxiv_id}/citations?per_page=100").json()["count"] == 29
-    # 1 the paper's embedding, 2 its nearest neighbours, 3 their authorships
-    with django_assert_max_num_queries(3):
+    # 1 the paper's embedding, 2 the walk's settings, 3 its nearest neighbours, 4 their authorships
+    with django_assert_max_num_queries(4):
         assert client.get(f"/api/papers/{papers[0].arxiv_id}/similar?limit=25").json()["count"] == 25

@@ -240,9 +240,9 @@ def test_it_runs_the_same_few_queries_however_many_links(client, django_assert_m
         PaperAnalysis.objects.create(paper=paper, closest_earlier=earlier, analysed=timezone.now())
         give_topics(paper, [topic])
         # 1 the paper, 2 its authorships with researchers, 3 what it builds on with their total,
-        # 4 what builds on it with their total, 5 similar papers by embedding distance, 6 its closest
-        # earlier papers and 7 its topics (the Analysis box)
-        with django_assert_max_num_queries(7):
+        # 4 what builds on it with their total, 5 the similar papers' walk settings, 6 similar papers by
+        # embedding distance, 7 its closest earlier papers and 8 its topics (the Analysis box)
+        with django_assert_max_num_queries(8):
             response = client.get(paper.get_absolute_url())
         assert response.status_code == 200
 
