@@ -45,7 +45,7 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
 
 
-def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+def env_int(name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
     value = os.environ.get(name)
     if value is None:
         return default
@@ -55,6 +55,8 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
     if number < minimum:
         raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}, got {number}")
     return number
 
 

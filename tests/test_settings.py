@@ -32,6 +32,7 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
         (lambda: env_bool("FLAG", False), "False-ish", "FLAG must be true or false"),
         (lambda: env_int("FLAG", 1), "ten", "FLAG must be a whole number"),
         (lambda: env_int("FLAG", 1, minimum=1), "0", "FLAG must be at least 1"),
+        (lambda: env_int("FLAG", 1, maximum=1000), "1001", "FLAG must be at most 1000"),
         (lambda: env_url("FLAG", "http://x"), "ftp://example.org", "FLAG must be a URL"),
         (lambda: env_email("FLAG", "a@b.org"), "not-an-address", "FLAG must be an e-mail address"),
         (lambda: env_list("FLAG", ["a"]), " , ", "FLAG must list at least one value"),
@@ -56,6 +57,7 @@ def test_the_string_false_is_false(monkeypatch):
         ("REDIS_URL", "localhost:6379", "REDIS_URL must be a URL starting with redis://"),
         ("CONTACT_EMAIL", "nobody", "CONTACT_EMAIL must be an e-mail address"),
         ("SITE_URL", "wovepaper.org", "SITE_URL must be a URL starting with http://"),
+        ("SEARCH_HNSW_EF_SEARCH", "2000", "SEARCH_HNSW_EF_SEARCH must be at most 1000, got 2000"),
     ],
 )
 def test_start_up_stops_with_one_line_naming_a_bad_variable(variable, value, message):

@@ -460,13 +460,16 @@ SEARCH_HYBRID_MAX_DISTANCE = 0.72
 # never reached their family of near-copies), 200 left 1-2, 300 none in the two graphs measured at it,
 # for about 4 ms more than 100 warm (bench/results/hnsw-recall-1000000.json; README: one graph of three
 # stranded 2 probes even at 400).
-SEARCH_HNSW_EF_SEARCH = env_int("SEARCH_HNSW_EF_SEARCH", 300, minimum=10)
+HNSW_MAX_EF_SEARCH = 1000  # pgvector refuses a longer candidate list: a search would fail, not start-up
+SEARCH_HNSW_EF_SEARCH = env_int("SEARCH_HNSW_EF_SEARCH", 300, minimum=10, maximum=HNSW_MAX_EF_SEARCH)
 # A filtered walk hands rows back in relaxed order, batch by batch, so the first to pass the filters are
 # not always the nearest; a longer candidate list orders each batch better. At a million papers with
 # cs.LG, the worst of the 30 bench queries kept 7, 8, 7, 8 of its true 10 at 100, 200, 300, 400, and all
 # 10 at 600, for about 3.5 ms more than 300 (p50 8.1 -> 11.8 ms); a filter keeping 1% of the papers did
 # not slow (README, Performance).
-SEARCH_HNSW_FILTERED_EF_SEARCH = env_int("SEARCH_HNSW_FILTERED_EF_SEARCH", 600, minimum=10)
+SEARCH_HNSW_FILTERED_EF_SEARCH = env_int(
+    "SEARCH_HNSW_FILTERED_EF_SEARCH", 600, minimum=10, maximum=HNSW_MAX_EF_SEARCH
+)
 # Keyword relevance is BM25 over every paper in a tantivy index under var/ (papers/search/keyword_index.py),
 # kept in step by the embedding and rebuilt by `manage.py build_keyword_index`. While it is missing, or more
 # than SEARCH_KEYWORD_INDEX_MAX_MISSING_PERCENT of the papers are not in it, keyword search ranks the newest
