@@ -139,6 +139,8 @@ def test_a_word_is_common_when_enough_titles_or_abstracts_hold_it(index_dir):
     assert not keyword_index.every_word_common("aperiodic quasicrystal", share=0.5)  # one is rare
     assert not keyword_index.every_word_common("zorblaxain", share=0.0001)  # in no paper
     assert not keyword_index.every_word_common("of the", share=0.0)  # stop words: no word it indexes
+    for hostile in ["\x00", "<script>alert(1)</script>", "$\\frac{a}{b}$", "x" * 10_000, "☃ 𝟘 ☃", "((" * 500]:
+        assert keyword_index.every_word_common(hostile, share=0.5) is False  # words, never syntax
 
 
 def test_names_alike_are_looked_for_only_when_a_word_could_be_a_misspelt_name(index_dir):
