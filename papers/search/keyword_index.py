@@ -8,9 +8,12 @@ not in it): the engine then ranks with PostgreSQL's full-text search, as before 
 says so. The engine re-applies every filter and the full-text match in SQL to the ids found here, so a
 paper changed since it was indexed is never shown for a query it no longer matches.
 
-Words are split, stop words dropped and stems taken as PostgreSQL's `english` configuration does
-(Snowball's English stemmer and stop words), so both engines match the same papers; author names are
-lower-cased only, as the `simple` configuration does.
+Words are split and stems taken as PostgreSQL's `english` configuration does (Snowball's English
+stemmer), and a query's stop words are dropped as there, so both engines match the same papers; author
+names are lower-cased only, as the `simple` configuration does. Stop words are indexed all the same: the
+length BM25 divides a field's score by is then every word of it, as in a plain BM25 engine (dropping them
+from the length lowered known-item MRR@10 at a million papers from 0.931 to 0.819; README "Keyword
+relevance").
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from papers.search.query import Field, Filters, ParsedQuery, Term
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "1"  # change when the schema or the analysers change: an older index is then rebuilt
+SCHEMA_VERSION = "2"  # change when the schema or the analysers change: an older index is then rebuilt
 WORDS = "paper_words"  # the analyser of titles and abstracts
 NAMES = "author_names"  # the analyser of author names
 TITLE_BOOST = 1.5  # a word in the title counts more than one in the abstract (ts_rank's A over B)
@@ -82,16 +85,19 @@ class KeywordMatches:
     total: int
 
 
-def _analyser(*, stemmed: bool) -> tantivy.TextAnalyzer:
+def _analyser(*, stemmed: bool, without_stop_words: bool = False) -> tantivy.TextAnalyzer:
     builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.lowercase())
+    if without_stop_words:
+        builder = builder.filter(tantivy.Filter.custom_stopword(sorted(STOP_WORDS)))
     if stemmed:
-        builder = builder.filter(tantivy.Filter.custom_stopword(sorted(STOP_WORDS))).filter(
-            tantivy.Filter.stemmer("english")
-        )
+        builder = builder.filter(tantivy.Filter.stemmer("english"))
     return builder.build()
 
 
-_ANALYSERS = {WORDS: _analyser(stemmed=True), NAMES: _analyser(stemmed=False)}
+# How the index reads each field's text, and how a query's text is read for it: the same words and stems
+# (a stop word keeps its place, so a phrase's words are as far apart in both), less the stop words.
+_INDEXED = {WORDS: _analyser(stemmed=True), NAMES: _analyser(stemmed=False)}
+_ASKED = {WORDS: _analyser(stemmed=True, without_stop_words=True), NAMES: _INDEXED[NAMES]}
 _FIELD_ANALYSER = {"title": WORDS, "abstract": WORDS, "authors": NAMES}
 
 
@@ -151,7 +157,7 @@ def _open(*, create: bool = False) -> tantivy.Index | None:
             return None
         else:
             index = tantivy.Index(SCHEMA, path=str(directory), reuse=True)
-        for name, analyser in _ANALYSERS.items():
+        for name, analyser in _INDEXED.items():
             index.register_tokenizer(name, analyser)
         _Opened.index, _Opened.path, _Opened.reloaded_at = index, directory, time.monotonic()
         return index
@@ -212,15 +218,16 @@ def every_word_common(text: str, *, share: float) -> bool:
 
 
 def paper_words(text: str) -> list[tantivy.Token]:
-    """A title's or abstract's words as they are indexed: stems with their positions (stop words leave
-    gaps) and the characters each was read from."""
-    return _ANALYSERS[WORDS].pre_tokenize(text).tokens
+    """A title's or abstract's words as a search asks for them: stems with their positions (stop words
+    leave gaps) and the characters each was read from."""
+    return _ASKED[WORDS].pre_tokenize(text).tokens
 
 
 def _tokens(field: str, text: str) -> list[tuple[int, str]]:
-    """The text's terms as the field indexes them, with their positions (stop words leave gaps)."""
+    """The text's terms as a search asks the field for them, with their positions (stop words leave
+    gaps)."""
     return [
-        (token.position, token.text) for token in _ANALYSERS[_FIELD_ANALYSER[field]].pre_tokenize(text).tokens
+        (token.position, token.text) for token in _ASKED[_FIELD_ANALYSER[field]].pre_tokenize(text).tokens
     ]
 
 

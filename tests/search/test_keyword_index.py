@@ -86,6 +86,23 @@ def test_a_known_item_query_of_distinctive_abstract_words_finds_its_paper_first(
     assert keyword_ids("battery swapping zeolite congestion")[0] == target.pk
 
 
+def test_a_fields_length_counts_its_stop_words_and_a_phrase_keeps_their_places(index_dir):
+    # Both name the word once. Counted without stop words the wordy abstract would be one word long and
+    # rank first; every word counted, the short abstract about the word comes first, as in plain BM25.
+    wordy = make_paper(
+        title="Notes",
+        abstract="Of all that is here and all that was there, it is for them to be what they were: "
+        "quasicrystal.",
+    )
+    short = make_paper(title="Notes", abstract="Quasicrystal diffraction patterns measured in alloys.")
+    phrase = make_paper(title="Theory of mind in artificial agents", abstract="A test.")
+    build()
+    assert keyword_ids("quasicrystal") == [short.pk, wordy.pk]
+    assert keyword_ids('"theory of mind"') == [phrase.pk]
+    assert keyword_ids('"theory mind"') == []  # the stop word's place is kept in the index
+    assert keyword_ids("the of quasicrystal") == keyword_ids("quasicrystal")  # and never asked for
+
+
 def test_filters_are_applied_in_the_index_and_in_sql(index_dir):
     def paper(**fields):
         return make_paper(
@@ -196,6 +213,14 @@ def test_a_deployment_start_builds_the_index_only_when_it_is_missing_or_stale(in
     out = io.StringIO()
     call_command("build_keyword_index", "--if-needed", stdout=out, verbosity=0)
     assert out.getvalue().startswith("keyword index: 51 papers indexed")
+    # An index another schema version wrote (its analysers read words differently) is built again.
+    (index_dir / "wovepaper-schema-version").write_text("1")
+    keyword_index.forget_opened_index()
+    assert keyword_index.state() == "missing"
+    out = io.StringIO()
+    call_command("build_keyword_index", "--if-needed", stdout=out, verbosity=0)
+    assert out.getvalue().startswith("keyword index: 51 papers indexed")
+    assert keyword_index.state() == "ok"
 
 
 def test_the_index_follows_the_embedding(index_dir, settings):
