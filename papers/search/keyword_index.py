@@ -10,10 +10,12 @@ paper changed since it was indexed is never shown for a query it no longer match
 
 Words are split and stems taken as PostgreSQL's `english` configuration does (Snowball's English
 stemmer), and a query's stop words are dropped as there, so both engines match the same papers; author
-names are lower-cased only, as the `simple` configuration does. Stop words are indexed all the same: the
-length BM25 divides a field's score by is then every word of it, as in a plain BM25 engine (dropping them
-from the length lowered known-item MRR@10 at a million papers from 0.931 to 0.819; README "Keyword
-relevance").
+names are lower-cased only, as the `simple` configuration does. Stop words are indexed all the same, as
+one word no query asks for (STOP_WORD_MARK): the length BM25 divides a field's score by is then every word
+of it, as in a plain BM25 engine (dropping them from the length lowered known-item MRR@10 at a million
+papers from 0.931 to 0.819; README "Keyword relevance"), and a word whose stem is a stop word's
+("underlying" and "under", "others" and "other") still finds only the papers that have it, as in
+PostgreSQL, which drops a stop word before stemming.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from papers.search.query import Field, Filters, ParsedQuery, Term
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "2"  # change when the schema or the analysers change: an older index is then rebuilt
+SCHEMA_VERSION = "3"  # change when the schema or the analysers change: an older index is then rebuilt
 WORDS = "paper_words"  # the analyser of titles and abstracts
 NAMES = "author_names"  # the analyser of author names
 TITLE_BOOST = 1.5  # a word in the title counts more than one in the abstract (ts_rank's A over B)
@@ -58,6 +60,7 @@ STOP_WORDS = frozenset(
     t can will just don should now
     """.split()  # noqa: SIM905 - PostgreSQL's list as words, not 127 quoted strings
 )
+STOP_WORD_MARK = "stopword0"  # what a title's or abstract's stop word is indexed as; a query drops it too
 _TEXT_FIELDS = {
     Field.ANY: (("title", TITLE_BOOST), ("abstract", 1.0), ("authors", AUTHOR_BOOST)),
     Field.TITLE: (("title", 1.0),),
@@ -88,16 +91,18 @@ class KeywordMatches:
 def _analyser(*, stemmed: bool, without_stop_words: bool = False) -> tantivy.TextAnalyzer:
     builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.lowercase())
     if without_stop_words:
-        builder = builder.filter(tantivy.Filter.custom_stopword(sorted(STOP_WORDS)))
+        builder = builder.filter(tantivy.Filter.custom_stopword([*sorted(STOP_WORDS), STOP_WORD_MARK]))
     if stemmed:
         builder = builder.filter(tantivy.Filter.stemmer("english"))
     return builder.build()
 
 
-# How the index reads each field's text, and how a query's text is read for it: the same words and stems
-# (a stop word keeps its place, so a phrase's words are as far apart in both), less the stop words.
+# How the index reads each field's text (its stop words marked, `_marked_stop_words`), and how a query's
+# text is read for it: the same words and stems (a stop word keeps its place, so a phrase's words are as
+# far apart in both), less the stop words.
 _INDEXED = {WORDS: _analyser(stemmed=True), NAMES: _analyser(stemmed=False)}
 _ASKED = {WORDS: _analyser(stemmed=True, without_stop_words=True), NAMES: _INDEXED[NAMES]}
+_SPLIT = _analyser(stemmed=False)
 _FIELD_ANALYSER = {"title": WORDS, "abstract": WORDS, "authors": NAMES}
 
 
@@ -310,12 +315,17 @@ def _filters_query(filters: Filters) -> tantivy.Query | None:
     )
 
 
+def _marked_stop_words(text: str) -> str:
+    """The text's words, lower-cased, its stop words as STOP_WORD_MARK (split as the index splits them)."""
+    return " ".join([STOP_WORD_MARK if word in STOP_WORDS else word for word in _SPLIT.analyze(text)])
+
+
 def _document(row: tuple) -> tantivy.Document:
     pk, title, abstract, authors, categories, topics, paper_type, published = row
     document = tantivy.Document()
     document.add_unsigned("id", pk)
-    document.add_text("title", title)
-    document.add_text("abstract", abstract)
+    document.add_text("title", _marked_stop_words(title))
+    document.add_text("abstract", _marked_stop_words(abstract))
     document.add_text("authors", " ".join(authors))
     for category in categories:
         document.add_text("categories", category)

@@ -103,6 +103,20 @@ def test_a_fields_length_counts_its_stop_words_and_a_phrase_keeps_their_places(i
     assert keyword_ids("the of quasicrystal") == keyword_ids("quasicrystal")  # and never asked for
 
 
+def test_a_word_stemmed_as_a_stop_word_finds_only_the_papers_that_have_it(index_dir):
+    # "underlying" stems to "under", a stop word: PostgreSQL drops "under" before stemming, so only the
+    # paper with "underlying" matches there, and in the index itself (where the SQL check after it would
+    # hide a mismatch on a page this small, and leave a page short or its count too high at scale).
+    make_paper(title="Graphs under load", abstract="Graph partitioning under load, with other graphs.")
+    underlying = make_paper(title="Graphs", abstract="The underlying graph partitioning, and others.")
+    build()
+    for text in ("underlying graph", "others graph"):
+        matches = keyword_index.search(parse(text, mode=Mode.KEYWORD), limit=10)
+        assert (matches.ids, matches.total) == ([underlying.pk], 1), text
+        assert keyword_ids(text) == [underlying.pk]
+    assert keyword_ids(f"graph {keyword_index.STOP_WORD_MARK}") == []  # no paper has it, as in PostgreSQL
+
+
 def test_filters_are_applied_in_the_index_and_in_sql(index_dir):
     def paper(**fields):
         return make_paper(
