@@ -100,9 +100,9 @@ def _analyser(*, stemmed: bool, without_stop_words: bool = False) -> tantivy.Tex
 # How the index reads each field's text (its stop words marked, `_marked_stop_words`), and how a query's
 # text is read for it: the same words and stems (a stop word keeps its place, so a phrase's words are as
 # far apart in both), less the stop words.
-_INDEXED = {WORDS: _analyser(stemmed=True), NAMES: _analyser(stemmed=False)}
-_ASKED = {WORDS: _analyser(stemmed=True, without_stop_words=True), NAMES: _INDEXED[NAMES]}
-_SPLIT = _analyser(stemmed=False)
+_LOWER_CASED = _analyser(stemmed=False)  # author names, and the words that stop words are marked among
+_INDEXED = {WORDS: _analyser(stemmed=True), NAMES: _LOWER_CASED}
+_ASKED = {WORDS: _analyser(stemmed=True, without_stop_words=True), NAMES: _LOWER_CASED}
 _FIELD_ANALYSER = {"title": WORDS, "abstract": WORDS, "authors": NAMES}
 
 
@@ -317,7 +317,7 @@ def _filters_query(filters: Filters) -> tantivy.Query | None:
 
 def _marked_stop_words(text: str) -> str:
     """The text's words, lower-cased, its stop words as STOP_WORD_MARK (split as the index splits them)."""
-    return " ".join([STOP_WORD_MARK if word in STOP_WORDS else word for word in _SPLIT.analyze(text)])
+    return " ".join([STOP_WORD_MARK if word in STOP_WORDS else word for word in _LOWER_CASED.analyze(text)])
 
 
 def _document(row: tuple) -> tantivy.Document:

@@ -159,6 +159,16 @@ def test_hostile_text_is_words_to_the_index_never_its_query_syntax(index_dir):
         assert results.strategy == "keyword"
 
 
+def test_hostile_titles_and_abstracts_are_indexed_as_words(index_dir):
+    hostile = (
+        "<script>alert(1)</script> $\\frac{a}{b}$ " + "(" * 1000 + " " + "x" * 10_000 + " \\u0000 the of"
+    )
+    paper = make_paper(title=f"Zeolite {hostile}", abstract=f"{hostile} zeolite membranes")
+    build()
+    assert keyword_ids("zeolite membranes") == [paper.pk]
+    assert keyword_index._marked_stop_words("x\x00y The OF ☃") == "x y stopword0 stopword0"
+
+
 def test_a_word_is_common_when_enough_titles_or_abstracts_hold_it(index_dir):
     assert not keyword_index.every_word_common("tilings", share=0.1)  # no index yet: it cannot say
     for number in range(10):
